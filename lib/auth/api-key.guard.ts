@@ -1,0 +1,36 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InsufficientScopeError, InvalidApiKeyError } from '../errors/api-error.js';
+import { REQUIRED_SCOPES } from '../interview-api.constants.js';
+import type { ApiKeyRequest } from './api-key.request.js';
+import { ApiKeysService } from './api-keys.service.js';
+import type { Scope } from './scopes.js';
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/** `Authorization: Bearer <key>` on every /v1 route, then the route's @RequireScopes. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ApiKeyRequest>();
+    const header = request.headers.authorization;
+    const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+    if (!token)
+      throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
+    const key = await this.keys.authenticate(token);
+    if (!key) throw new InvalidApiKeyError();
+    const required =
+      this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? [];
+    if (!required.every((scope) => key.scopes.includes(scope))) throw new InsufficientScopeError(required);
+    request.apiKey = { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
+    return true;
+  }
+}

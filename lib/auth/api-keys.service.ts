@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { generateId } from '../identifiers/generate-id.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { generateApiKey, hashApiKey, parseApiKey, type KeyMode } from './api-key-format.js';
+import { toApiKeyView, type ApiKeyView } from './api-key.view.js';
+import type { AuthenticatedApiKey } from './authenticated-api-key.js';
+import { LastUsedTracker } from './last-used-tracker.js';
+import { isScope, type Scope } from './scopes.js';
+
+export interface CreateApiKeyInput {
+  accountId: string;
+  name: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  /** The creating user's own scopes: a key never gets more than its creator holds. */
+  creatorScopes: Scope[];
+}
+
+export interface CreatedApiKey {
+  /** The full key, returned only here. */
+  key: string;
+  apiKey: ApiKeyView;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly lastUsed: LastUsedTracker,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    if (typeof input.accountId !== 'string' || input.accountId.length === 0 || input.accountId.length > 255) {
+      throw new ParameterInvalidError(
+        'accountId',
+        'accountId must be a non-empty string of at most 255 characters.',
+      );
+    }
+    if (typeof input.name !== 'string' || input.name.trim().length === 0 || input.name.length > 255) {
+      throw new ParameterInvalidError('name', 'name must be a non-empty string of at most 255 characters.');
+    }
+    if (input.mode !== 'test' && input.mode !== 'live') {
+      throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
+    }
+    if (!Array.isArray(input.scopes) || !Array.isArray(input.creatorScopes)) {
+      throw new ParameterInvalidError('scopes', 'scopes and creatorScopes must be arrays of scopes.');
+    }
+    const unknown = input.scopes.find((scope) => !isScope(scope));
+    if (unknown !== undefined)
+      throw new ParameterInvalidError('scopes', `Unknown scope: ${String(unknown)}.`);
+    const beyond = input.scopes.filter((scope) => !input.creatorScopes.includes(scope));
+    if (beyond.length > 0) {
+      throw new ParameterInvalidError(
+        'scopes',
+        `A key can only hold scopes its creator holds; not held: ${beyond.join(', ')}.`,
+      );
+    }
+    const key = generateApiKey(this.options.keyPrefix, input.mode);
+    const now = this.clock.now();
+    const entity = this.keys.create({
+      id: generateId('key', now),
+      accountId: input.accountId,
+      name: input.name.trim(),
+      livemode: input.mode === 'live',
+      scopes: [...new Set(input.scopes)],
+      keyHash: hashApiKey(key),
+      last4: key.slice(-4),
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    await this.keys.insert(entity);
+    return { key, apiKey: toApiKeyView(entity) };
+  }
+
+  async list(accountId: string): Promise<ApiKeyView[]> {
+    const rows = await this.keys.find({ where: { accountId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map(toApiKeyView);
+  }
+
+  async retrieve(accountId: string, id: string): Promise<ApiKeyView> {
+    const key = await this.keys.findOne({ where: { id, accountId } });
+    if (!key) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
+    return toApiKeyView(key);
+  }
+
+  async revoke(accountId: string, id: string): Promise<void> {
+    const result = await this.keys.update(
+      { id, accountId, revokedAt: IsNull() },
+      { revokedAt: this.clock.now() },
+    );
+    if (result.affected) return;
+    const exists = await this.keys.exists({ where: { id, accountId } });
+    if (!exists) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
+  }
+
+  /**
+   * The key behind a bearer token, or null. There is no cache: one lookup on the unique hash
+   * index per request, so a revocation is seen by every instance on its very next request.
+   */
+  async authenticate(token: string): Promise<(AuthenticatedApiKey & { record: ApiKeyEntity }) | null> {
+    if (!parseApiKey(this.options.keyPrefix, token)) return null;
+    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) } });
+    if (!record || record.revokedAt) return null;
+    this.lastUsed.touch(record);
+    return {
+      id: record.id,
+      accountId: record.accountId,
+      livemode: record.livemode,
+      scopes: record.scopes,
+      record,
+    };
+  }
+}

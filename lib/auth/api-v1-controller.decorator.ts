@@ -1,0 +1,17 @@
+import { applyDecorators, Controller, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
+import { createValidationPipe } from '../errors/validation.pipe.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+
+/**
+ * A controller under /v1 with the module's bearer guard, validation and error envelope, and
+ * nothing global: `@ApiV1Controller('invitations')` is all a host controller needs.
+ */
+export function ApiV1Controller(path: string): ClassDecorator {
+  return applyDecorators(
+    Controller(path ? `v1/${path}` : 'v1'),
+    UseFilters(ApiExceptionFilter),
+    UseGuards(ApiKeyGuard),
+    UsePipes(createValidationPipe()),
+  );
+}

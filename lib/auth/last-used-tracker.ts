@@ -1,0 +1,38 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Keeps `last_used_at` fresh to the minute without a write per request: each instance writes a key
+ * at most once a minute, and the conditional UPDATE keeps several instances from all writing it.
+ */
+@Injectable()
+export class LastUsedTracker {
+  private readonly logger = new Logger('InterviewApi');
+  private readonly lastWritten = new Map<string, number>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  touch(key: Pick<ApiKeyEntity, 'id' | 'lastUsedAt'>): void {
+    const now = this.clock.now();
+    const seen = Math.max(this.lastWritten.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+    if (now.getTime() - seen < WINDOW_MS) return;
+    this.lastWritten.set(key.id, now.getTime());
+    const threshold = new Date(now.getTime() - WINDOW_MS);
+    this.dataSource
+      .createQueryBuilder()
+      .update(ApiKeyEntity)
+      .set({ lastUsedAt: now })
+      .where('id = :id', { id: key.id })
+      .andWhere('(last_used_at IS NULL OR last_used_at < :threshold)', { threshold })
+      .execute()
+      .catch((error: unknown) => this.logger.warn(`last_used_at update failed: ${String(error)}`));
+  }
+}

@@ -1,0 +1,84 @@
+export type ApiErrorType =
+  'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error';
+
+export type ApiErrorCode =
+  | 'parameter_invalid'
+  | 'parameter_missing'
+  | 'invalid_api_key'
+  | 'insufficient_scope'
+  | 'resource_missing'
+  | 'conflict'
+  | 'rate_limited'
+  | 'api_error';
+
+/** The body every failure answers with, on every module route. */
+export interface ErrorEnvelope {
+  error: { type: ApiErrorType; code: ApiErrorCode; message: string; param?: string };
+}
+
+/** The one error hierarchy of the module: services throw these, the filter renders them. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ApiErrorType,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    const error: ErrorEnvelope['error'] = { type: this.type, code: this.code, message: this.message };
+    if (this.param !== undefined) error.param = this.param;
+    return { error };
+  }
+}
+
+export class ParameterInvalidError extends ApiError {
+  constructor(param: string, message: string) {
+    super(400, 'invalid_request_error', 'parameter_invalid', message, param);
+  }
+}
+
+export class ParameterMissingError extends ApiError {
+  constructor(param: string, message = `Missing required parameter: ${param}.`) {
+    super(400, 'invalid_request_error', 'parameter_missing', message, param);
+  }
+}
+
+export class InvalidApiKeyError extends ApiError {
+  constructor(message = 'Invalid API key provided.') {
+    super(401, 'authentication_error', 'invalid_api_key', message);
+  }
+}
+
+export class InsufficientScopeError extends ApiError {
+  constructor(required: readonly string[]) {
+    super(
+      403,
+      'permission_error',
+      'insufficient_scope',
+      `This API key lacks the scope required by this route: ${required.join(', ')}.`,
+    );
+  }
+}
+
+export class ResourceMissingError extends ApiError {
+  constructor(message: string, param?: string) {
+    super(404, 'invalid_request_error', 'resource_missing', message, param);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super(409, 'invalid_request_error', 'conflict', message);
+  }
+}
+
+export class InternalApiError extends ApiError {
+  constructor() {
+    super(500, 'api_error', 'api_error', 'An unexpected error occurred. Please try again.');
+  }
+}

@@ -1,0 +1,24 @@
+export { InterviewApiModule, INTERVIEW_API_ENTITIES } from './interview-api.module.js';
+export type {
+  InterviewApiModuleOptions,
+  ResourceDefinition,
+  WebhookOptions,
+} from './interview-api.options.js';
+export { InvalidModuleOptionsError, BUILT_IN_EVENT_TYPES } from './interview-api.options.js';
+
+export { SCOPES, type Scope } from './auth/scopes.js';
+export { ApiKeysService, type CreateApiKeyInput, type CreatedApiKey } from './auth/api-keys.service.js';
+export type { ApiKeyView } from './auth/api-key.view.js';
+export type { AuthenticatedApiKey } from './auth/authenticated-api-key.js';
+export { ApiKeyGuard } from './auth/api-key.guard.js';
+export { RequireScopes } from './auth/require-scopes.decorator.js';
+export { CurrentApiKey } from './auth/current-api-key.decorator.js';
+export { ApiV1Controller } from './auth/api-v1-controller.decorator.js';
+export { ApiKeyEntity } from './auth/api-key.entity.js';
+
+export * from './errors/api-error.js';
+export { ApiExceptionFilter } from './errors/api-exception.filter.js';
+
+export { Paginator, type PageRequest, type PaginatedColumns } from './pagination/paginator.js';
+export { parseListParams, type ListParams } from './pagination/list-params.js';
+export type { ListEnvelope } from './pagination/list-envelope.js';

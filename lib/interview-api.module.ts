@@ -1,0 +1,61 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyEntity } from './auth/api-key.entity.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { ApiKeysService } from './auth/api-keys.service.js';
+import { LastUsedTracker } from './auth/last-used-tracker.js';
+import { Clock } from './clock/clock.js';
+import { V1Fallback } from './errors/v1-fallback.js';
+import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
+import {
+  INTERVIEW_API_ASYNC_OPTIONS_TYPE,
+  INTERVIEW_API_MODULE_OPTIONS,
+  INTERVIEW_API_OPTIONS_TYPE,
+  InterviewApiConfigurableModule,
+} from './interview-api.module-definition.js';
+import { resolveOptions, resolveResources } from './interview-api.options.js';
+import { Paginator } from './pagination/paginator.js';
+import { createResourceController } from './resources/resource-controller.factory.js';
+import { UtilityController } from './utility/utility.controller.js';
+
+export const INTERVIEW_API_ENTITIES = [ApiKeyEntity];
+
+/**
+ * The developer platform as one module: API keys, the /v1 routes, webhooks and events. Global, so
+ * that host controllers anywhere can use its guard, paginator and services.
+ */
+@Module({})
+export class InterviewApiModule extends InterviewApiConfigurableModule {
+  static override forRoot(options: typeof INTERVIEW_API_OPTIONS_TYPE): DynamicModule {
+    return InterviewApiModule.withRoutes(super.forRoot(options), options.resources);
+  }
+
+  static override forRootAsync(options: typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources);
+  }
+
+  private static withRoutes(base: DynamicModule, resources: unknown): DynamicModule {
+    const resourceControllers = resolveResources(resources as never).map(createResourceController);
+    return {
+      ...base,
+      global: true,
+      imports: [...(base.imports ?? []), TypeOrmModule.forFeature(INTERVIEW_API_ENTITIES)],
+      controllers: [UtilityController, ...resourceControllers],
+      providers: [
+        ...(base.providers ?? []),
+        {
+          provide: INTERVIEW_API_OPTIONS,
+          useFactory: resolveOptions,
+          inject: [INTERVIEW_API_MODULE_OPTIONS],
+        },
+        Clock,
+        LastUsedTracker,
+        ApiKeysService,
+        ApiKeyGuard,
+        Paginator,
+        V1Fallback,
+      ],
+      exports: [ApiKeysService, ApiKeyGuard, Paginator],
+    };
+  }
+}

@@ -1,0 +1,229 @@
+import { type Type } from '@nestjs/common';
+import type { RedisOptions, Redis } from 'ioredis';
+import { isScope, type Scope } from './auth/scopes.js';
+
+/** A host entity exposed under /v1 (see the README, "Host resources"). */
+export interface ResourceDefinition<T = object> {
+  /** URL segment: `GET /v1/<path>` and `GET /v1/<path>/:id`. */
+  path: string;
+  entity: Type<T>;
+  /** The `object` value of each item, e.g. `session`. */
+  object: string;
+  scope: Scope;
+  /** Entity properties clients may filter on with `?<snake_case>=value`. */
+  filters?: string[];
+  /** Renames of the four properties the module relies on. */
+  columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
+  /** The public shape; by default the entity's fields in snake_case with `object` added. */
+  toJSON?: (row: T) => Record<string, unknown>;
+}
+
+export interface WebhookOptions {
+  /** Total time budget of one attempt, connect included. Default 10,000. */
+  timeoutMs?: number;
+  /** Delays before attempts 2, 3, ...; the first attempt runs at once. */
+  retryScheduleMs?: number[];
+  /** Development and tests only: allows http:// and private or loopback targets. */
+  allowInsecureUrls?: boolean;
+  /** Sends in flight per worker process. Default 50. */
+  concurrency?: number;
+}
+
+export interface InterviewApiModuleOptions {
+  keyPrefix: string;
+  cursorSecret: string;
+  redis: RedisOptions | Redis;
+  serviceName?: string;
+  apiVersion?: string;
+  eventTypes?: string[];
+  webhooks?: WebhookOptions;
+  worker?: boolean;
+  /** Prefix of the module's BullMQ keys in Redis. Default `interview-api`. */
+  queuePrefix?: string;
+  /** Age after which events and their deliveries are purged. Default 30 days. */
+  eventRetentionMs?: number;
+}
+
+export const BUILT_IN_EVENT_TYPES = ['result.ready', 'result.updated', 'webhook.test'] as const;
+export const DEFAULT_API_VERSION = '2026-11-21';
+export const DEFAULT_RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
+
+/** The options after validation, with every default filled in. */
+export interface ResolvedOptions {
+  keyPrefix: string;
+  cursorSecret: string;
+  redis: RedisOptions | Redis;
+  serviceName: string;
+  apiVersion: string;
+  eventTypes: readonly string[];
+  webhooks: Required<WebhookOptions>;
+  worker: boolean;
+  queuePrefix: string;
+  eventRetentionMs: number;
+}
+
+export class InvalidModuleOptionsError extends Error {
+  constructor(option: string, problem: string) {
+    super(`InterviewApiModule option "${option}" ${problem}`);
+    this.name = 'InvalidModuleOptionsError';
+  }
+}
+
+const TOP_LEVEL_OPTIONS: ReadonlySet<string> = new Set([
+  'keyPrefix',
+  'cursorSecret',
+  'redis',
+  'serviceName',
+  'apiVersion',
+  'eventTypes',
+  'webhooks',
+  'worker',
+  'queuePrefix',
+  'eventRetentionMs',
+]);
+const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
+  'timeoutMs',
+  'retryScheduleMs',
+  'allowInsecureUrls',
+  'concurrency',
+]);
+const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
+  'path',
+  'entity',
+  'object',
+  'scope',
+  'filters',
+  'columns',
+  'toJSON',
+]);
+const MIN_CURSOR_SECRET_LENGTH = 32;
+
+function rejectUnknown(value: object, known: ReadonlySet<string>, path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) throw new InvalidModuleOptionsError(`${path}${key}`, 'is not a known option.');
+  }
+}
+
+function positiveInteger(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new InvalidModuleOptionsError(option, 'must be a positive integer.');
+  }
+  return value;
+}
+
+function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<WebhookOptions> {
+  const given = webhooks ?? {};
+  rejectUnknown(given, WEBHOOK_OPTIONS, 'webhooks.');
+  const schedule = given.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  if (!Array.isArray(schedule) || schedule.some((ms) => !Number.isInteger(ms) || ms < 0)) {
+    throw new InvalidModuleOptionsError(
+      'webhooks.retryScheduleMs',
+      'must be an array of non-negative integer delays.',
+    );
+  }
+  if (given.allowInsecureUrls !== undefined && typeof given.allowInsecureUrls !== 'boolean') {
+    throw new InvalidModuleOptionsError('webhooks.allowInsecureUrls', 'must be a boolean.');
+  }
+  return {
+    timeoutMs: positiveInteger(given.timeoutMs, 'webhooks.timeoutMs', 10_000),
+    retryScheduleMs: [...schedule],
+    allowInsecureUrls: given.allowInsecureUrls ?? false,
+    concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
+  };
+}
+
+/** Host resources are given to forRoot/forRootAsync directly: they decide which routes exist. */
+export function resolveResources(resources: ResourceDefinition[] | undefined): ResourceDefinition[] {
+  if (resources === undefined) return [];
+  if (!Array.isArray(resources)) throw new InvalidModuleOptionsError('resources', 'must be an array.');
+  const paths = new Set<string>();
+  resources.forEach((resource, index) => {
+    const at = `resources[${index}].`;
+    rejectUnknown(resource, RESOURCE_OPTIONS, at);
+    if (typeof resource.path !== 'string' || !/^[a-z][a-z0-9_]*$/.test(resource.path)) {
+      throw new InvalidModuleOptionsError(`${at}path`, 'must be a lowercase URL segment such as "sessions".');
+    }
+    if (paths.has(resource.path)) throw new InvalidModuleOptionsError(`${at}path`, 'is declared twice.');
+    paths.add(resource.path);
+    if (typeof resource.entity !== 'function') {
+      throw new InvalidModuleOptionsError(`${at}entity`, 'must be an entity class.');
+    }
+    if (typeof resource.object !== 'string' || resource.object.length === 0) {
+      throw new InvalidModuleOptionsError(`${at}object`, 'must be a non-empty string.');
+    }
+    if (!isScope(resource.scope)) throw new InvalidModuleOptionsError(`${at}scope`, 'must be one of SCOPES.');
+  });
+  return resources;
+}
+
+/** Validates the host's options at start-up so that a mistake fails the boot, naming the option. */
+export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidModuleOptionsError('options', 'must be an object.');
+  }
+  if ('resources' in options) {
+    throw new InvalidModuleOptionsError(
+      'resources',
+      'must be given to forRootAsync itself, not returned by useFactory.',
+    );
+  }
+  rejectUnknown(options, TOP_LEVEL_OPTIONS, '');
+  if (typeof options.keyPrefix !== 'string' || !/^[a-z][a-z0-9]{1,15}$/.test(options.keyPrefix)) {
+    throw new InvalidModuleOptionsError(
+      'keyPrefix',
+      'must be 2 to 16 lowercase letters or digits, starting with a letter (keys look like <keyPrefix>_live_...).',
+    );
+  }
+  if (typeof options.cursorSecret !== 'string' || options.cursorSecret.length < MIN_CURSOR_SECRET_LENGTH) {
+    throw new InvalidModuleOptionsError(
+      'cursorSecret',
+      `must be a string of at least ${MIN_CURSOR_SECRET_LENGTH} characters (it signs list cursors).`,
+    );
+  }
+  if (options.redis === null || typeof options.redis !== 'object') {
+    throw new InvalidModuleOptionsError('redis', 'must be ioredis options or an ioredis instance.');
+  }
+  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(apiVersion) || Number.isNaN(Date.parse(apiVersion))) {
+    throw new InvalidModuleOptionsError('apiVersion', 'must be a date in the form YYYY-MM-DD.');
+  }
+  const serviceName = options.serviceName ?? 'Interview';
+  if (typeof serviceName !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(serviceName)) {
+    throw new InvalidModuleOptionsError(
+      'serviceName',
+      'must be a token of letters, digits, ".", "_" or "-".',
+    );
+  }
+  const hostTypes = options.eventTypes ?? [];
+  if (
+    !Array.isArray(hostTypes) ||
+    hostTypes.some((t) => typeof t !== 'string' || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(t))
+  ) {
+    throw new InvalidModuleOptionsError(
+      'eventTypes',
+      'must be dotted lowercase names such as "session.completed".',
+    );
+  }
+  if (options.worker !== undefined && typeof options.worker !== 'boolean') {
+    throw new InvalidModuleOptionsError('worker', 'must be a boolean.');
+  }
+  const queuePrefix = options.queuePrefix ?? 'interview-api';
+  if (typeof queuePrefix !== 'string' || !/^[A-Za-z0-9_-]+$/.test(queuePrefix)) {
+    throw new InvalidModuleOptionsError('queuePrefix', 'must be letters, digits, "_" or "-".');
+  }
+  return {
+    keyPrefix: options.keyPrefix,
+    cursorSecret: options.cursorSecret,
+    redis: options.redis,
+    serviceName,
+    apiVersion,
+    eventTypes: [...new Set([...BUILT_IN_EVENT_TYPES, ...hostTypes])],
+    webhooks: resolveWebhooks(options.webhooks),
+    worker: options.worker ?? true,
+    queuePrefix,
+    eventRetentionMs: positiveInteger(options.eventRetentionMs, 'eventRetentionMs', 30 * 24 * 3600 * 1000),
+  };
+}

@@ -1,0 +1,70 @@
+import { ParameterInvalidError } from '../errors/api-error.js';
+
+/** The shared list parameters of seed section 4.4, validated. */
+export interface ListParams {
+  limit: number;
+  cursor?: string;
+  createdGte?: Date;
+  createdLt?: Date;
+  /** The list's own filters (e.g. `status`), by query name. */
+  filters: Record<string, string | undefined>;
+}
+
+const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string')
+    throw new ParameterInvalidError(name, `${name} must be given once, as a string.`);
+  return value;
+}
+
+function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
+  const value = single(query, name);
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (!ISO_8601.test(value) || Number.isNaN(date.getTime())) {
+    throw new ParameterInvalidError(
+      name,
+      `${name} must be an ISO 8601 timestamp, e.g. 2026-11-21T09:30:00.000Z.`,
+    );
+  }
+  return date;
+}
+
+/**
+ * Parses a list request's query. Unknown parameters are refused rather than ignored, so a typo in
+ * a filter never silently widens the list.
+ */
+export function parseListParams(
+  query: Record<string, unknown>,
+  filterNames: readonly string[] = [],
+): ListParams {
+  for (const name of Object.keys(query)) {
+    if (!SHARED.includes(name) && !filterNames.includes(name)) {
+      throw new ParameterInvalidError(name, `Received unknown parameter: ${name}.`);
+    }
+  }
+  const rawLimit = single(query, 'limit');
+  const limit = rawLimit === undefined ? 25 : Number(rawLimit);
+  if (rawLimit !== undefined && (!/^\d+$/.test(rawLimit) || limit < 1 || limit > 100)) {
+    throw new ParameterInvalidError('limit', 'limit must be an integer between 1 and 100.');
+  }
+  const cursor = single(query, 'cursor');
+  if (cursor === '') throw new ParameterInvalidError('cursor', 'cursor must not be empty.');
+  const filters: Record<string, string | undefined> = {};
+  for (const name of filterNames) {
+    const value = single(query, name);
+    if (value === '') throw new ParameterInvalidError(name, `${name} must not be empty.`);
+    filters[name] = value;
+  }
+  return {
+    limit,
+    cursor,
+    createdGte: timestamp(query, 'created_gte'),
+    createdLt: timestamp(query, 'created_lt'),
+    filters,
+  };
+}

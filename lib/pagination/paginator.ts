@@ -1,0 +1,120 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ParameterInvalidError } from '../errors/api-error.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+import { CursorCodec, type CursorBinding } from './cursor-codec.js';
+import type { ListEnvelope } from './list-envelope.js';
+import type { ListParams } from './list-params.js';
+
+/** Entity properties the paginator scopes and orders by; the defaults fit the module's entities. */
+export interface PaginatedColumns {
+  id: string;
+  accountId: string;
+  livemode: string;
+  createdAt: string;
+}
+
+export interface PageRequest<E extends ObjectLiteral> {
+  /** The list's name, e.g. `events` or `webhook_endpoints/whk_...`; cursors are bound to it. */
+  list: string;
+  /** A query over the entity with the list's own filters applied; the paginator adds the rest. */
+  query: SelectQueryBuilder<E>;
+  params: ListParams;
+  scope: { accountId: string; livemode: boolean };
+  columns?: Partial<PaginatedColumns>;
+}
+
+const DEFAULT_COLUMNS: PaginatedColumns = {
+  id: 'id',
+  accountId: 'accountId',
+  livemode: 'livemode',
+  createdAt: 'createdAt',
+};
+const CURSOR_COLUMN = 'cursor_created_at';
+
+/**
+ * The one paginator of every list: scoped to the key's account and mode, newest first, keyset on
+ * (created_at, id) (never OFFSET), so that rows created while a client pages never shift a page.
+ */
+@Injectable()
+export class Paginator {
+  private readonly codec: CursorCodec;
+
+  constructor(@Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions) {
+    this.codec = new CursorCodec(options.cursorSecret);
+  }
+
+  async page<E extends ObjectLiteral, V>(
+    request: PageRequest<E>,
+    toView: (row: E) => V,
+  ): Promise<ListEnvelope<V>> {
+    const { query, params, scope } = request;
+    const columns = { ...DEFAULT_COLUMNS, ...request.columns };
+    const alias = query.alias;
+    const metadata = query.expressionMap.mainAlias!.metadata;
+    const createdAtColumn = metadata.findColumnWithPropertyPath(columns.createdAt);
+    if (!createdAtColumn) throw new Error(`${metadata.name} has no property ${columns.createdAt}`);
+    const driver = query.connection.driver;
+    const createdAt = `${alias}.${columns.createdAt}`;
+    const id = `${alias}.${columns.id}`;
+    const binding: CursorBinding = {
+      list: request.list,
+      accountId: scope.accountId,
+      livemode: scope.livemode,
+      filters: {
+        ...params.filters,
+        created_gte: params.createdGte?.toISOString(),
+        created_lt: params.createdLt?.toISOString(),
+      },
+    };
+
+    query
+      .andWhere(`${alias}.${columns.accountId} = :pageAccountId`, { pageAccountId: scope.accountId })
+      .andWhere(`${alias}.${columns.livemode} = :pageLivemode`, { pageLivemode: scope.livemode });
+    if (params.createdGte) {
+      query.andWhere(`${createdAt} >= :pageCreatedGte`, {
+        pageCreatedGte: driver.preparePersistentValue(params.createdGte, createdAtColumn),
+      });
+    }
+    if (params.createdLt) {
+      query.andWhere(`${createdAt} < :pageCreatedLt`, {
+        pageCreatedLt: driver.preparePersistentValue(params.createdLt, createdAtColumn),
+      });
+    }
+    if (params.cursor !== undefined) {
+      const position = this.codec.decode(params.cursor, binding);
+      if (!position) {
+        throw new ParameterInvalidError(
+          'cursor',
+          'cursor is invalid: pass the next_cursor of the previous page, with the same filters.',
+        );
+      }
+      query.andWhere(`(${createdAt}, ${id}) < (:pageCursorCreatedAt, :pageCursorId)`, {
+        pageCursorCreatedAt: position.createdAt,
+        pageCursorId: position.id,
+      });
+    }
+    // The cursor keeps the database's own text of created_at: a JS Date would drop microseconds
+    // and skip rows that share a millisecond.
+    query
+      .addSelect(`CAST(${createdAt} AS TEXT)`, CURSOR_COLUMN)
+      .orderBy(createdAt, 'DESC')
+      .addOrderBy(id, 'DESC')
+      .take(undefined)
+      .limit(params.limit + 1);
+
+    const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
+    const hasMore = entities.length > params.limit;
+    const rows = hasMore ? entities.slice(0, params.limit) : entities;
+    let nextCursor: string | null = null;
+    if (hasMore) {
+      const last = rows[rows.length - 1];
+      nextCursor = this.codec.encode(
+        { createdAt: String(raw[rows.length - 1][CURSOR_COLUMN]), id: String(last[columns.id]) },
+        binding,
+      );
+    }
+    return { object: 'list', data: rows.map(toView), has_more: hasMore, next_cursor: nextCursor };
+  }
+}

@@ -1,0 +1,27 @@
+import type { ResourceDefinition } from '../interview-api.options.js';
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function toJsonValue(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** A host row in its public shape: the definition's toJSON, or its fields in snake_case. */
+export function toResourceView(definition: ResourceDefinition, row: object): Record<string, unknown> {
+  const idProperty = definition.columns?.id ?? 'id';
+  const base = definition.toJSON
+    ? definition.toJSON(row)
+    : Object.fromEntries(
+        Object.entries(row)
+          .filter(([key]) => key !== idProperty)
+          .map(([key, value]) => [snakeCase(key), toJsonValue(value)]),
+      );
+  const id = (row as Record<string, unknown>)[idProperty];
+  return { id, object: definition.object, ...base };
+}
+
+export function filterQueryName(property: string): string {
+  return snakeCase(property);
+}

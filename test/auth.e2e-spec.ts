@@ -1,0 +1,178 @@
+import request from 'supertest';
+import { SCOPES } from '../lib/index.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+
+describe('API keys and the bearer guard', () => {
+  let host: TestHost;
+  let testKey: string;
+  let liveKey: string;
+
+  beforeAll(async () => {
+    host = await createTestHost();
+    testKey = await host.createKey('acct_a', 'test');
+    liveKey = await host.createKey('acct_a', 'live');
+  });
+  afterAll(() => host.close());
+
+  const get = (path: string, key?: string) => {
+    const req = request(host.app.getHttpServer()).get(path);
+    return key ? req.set('Authorization', `Bearer ${key}`) : req;
+  };
+
+  describe('GET /v1/ping', () => {
+    it('answers the key mode', async () => {
+      const test = await get('/v1/ping', testKey).expect(200);
+      expect(test.body).toEqual({ object: 'ping', livemode: false });
+      const live = await get('/v1/ping', liveKey).expect(200);
+      expect(live.body).toEqual({ object: 'ping', livemode: true });
+    });
+
+    it.each([
+      ['no header', undefined],
+      ['a malformed header', 'Token abc'],
+      ['an unknown key with a valid shape', 'iv_test_' + 'A'.repeat(38)],
+    ])('refuses %s with 401 invalid_api_key', async (_name, header) => {
+      const req = request(host.app.getHttpServer()).get('/v1/ping');
+      if (header) req.set('Authorization', header);
+      const res = await req.expect(401);
+      expect(res.body).toEqual({
+        error: { type: 'authentication_error', code: 'invalid_api_key', message: expect.any(String) },
+      });
+    });
+
+    it('refuses a key with one character changed (checksum) and a key of another prefix', async () => {
+      const flipped = testKey.slice(0, 12) + (testKey[12] === 'a' ? 'b' : 'a') + testKey.slice(13);
+      await get('/v1/ping', flipped).expect(401);
+      await get('/v1/ping', testKey.replace(/^iv_/, 'xx_')).expect(401);
+    });
+  });
+
+  describe('GET /v1/me', () => {
+    it('describes the calling key without the key itself', async () => {
+      const res = await get('/v1/me', liveKey).expect(200);
+      expect(Object.keys(res.body).sort()).toEqual(
+        [
+          'account_id',
+          'created_at',
+          'id',
+          'last4',
+          'last_used_at',
+          'livemode',
+          'name',
+          'object',
+          'scopes',
+        ].sort(),
+      );
+      expect(res.body).toMatchObject({
+        object: 'api_key',
+        account_id: 'acct_a',
+        livemode: true,
+        last4: liveKey.slice(-4),
+        scopes: [...SCOPES],
+      });
+      expect(res.body.id).toMatch(/^key_[0-9a-z]{26}$/);
+      expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(JSON.stringify(res.body)).not.toContain(liveKey);
+    });
+
+    it('records last_used_at without a write per request', async () => {
+      const key = await host.createKey('acct_lu', 'test');
+      const first = await get('/v1/me', key).expect(200);
+      // The first request only schedules the write; the next read sees it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [view] = await host.keys.list('acct_lu');
+      expect(view.last_used_at).not.toBeNull();
+      expect(first.body.id).toBe(view.id);
+      await get('/v1/me', key).expect(200);
+      const [again] = await host.keys.list('acct_lu');
+      expect(again.last_used_at).toBe(view.last_used_at);
+    });
+  });
+
+  describe('scopes', () => {
+    it('answers 403 insufficient_scope when the route scope is missing', async () => {
+      const key = await host.createKey('acct_a', 'test', ['billing:read']);
+      const res = await get('/v1/sessions', key).expect(403);
+      expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
+      await get('/v1/ping', key).expect(200);
+    });
+  });
+
+  describe('ApiKeysService', () => {
+    it('creates keys of the configured format with at least 128 random bits', async () => {
+      const { key, apiKey } = await host.keys.create({
+        accountId: 'acct_b',
+        name: 'CI',
+        mode: 'live',
+        scopes: ['results:read'],
+        creatorScopes: ['results:read', 'developers:manage'],
+      });
+      expect(key).toMatch(/^iv_live_[0-9A-Za-z]{38}$/);
+      expect(apiKey).toMatchObject({
+        name: 'CI',
+        livemode: true,
+        scopes: ['results:read'],
+        last4: key.slice(-4),
+      });
+      expect(JSON.stringify(await host.keys.list('acct_b'))).not.toContain(key);
+    });
+
+    it('refuses a scope the creator does not hold, and stores nothing', async () => {
+      await expect(
+        host.keys.create({
+          accountId: 'acct_c',
+          name: 'too wide',
+          mode: 'test',
+          scopes: ['results:read', 'billing:read'],
+          creatorScopes: ['results:read'],
+        }),
+      ).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'scopes',
+        message: expect.stringContaining('billing:read'),
+      });
+      expect(await host.keys.list('acct_c')).toEqual([]);
+    });
+
+    it('refuses an unknown scope', async () => {
+      await expect(
+        host.keys.create({
+          accountId: 'acct_c',
+          name: 'x',
+          mode: 'test',
+          scopes: ['results:write' as never],
+          creatorScopes: [...SCOPES],
+        }),
+      ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'scopes' });
+    });
+
+    it('revokes at once: the next request is 401', async () => {
+      const created = await host.keys.create({
+        accountId: 'acct_d',
+        name: 'temp',
+        mode: 'test',
+        scopes: [],
+        creatorScopes: [],
+      });
+      await get('/v1/ping', created.key).expect(200);
+      await host.keys.revoke('acct_d', created.apiKey.id);
+      await get('/v1/ping', created.key).expect(401);
+      const [view] = await host.keys.list('acct_d');
+      expect(view.revoked_at).not.toBeNull();
+    });
+
+    it('does not revoke another account key', async () => {
+      const created = await host.keys.create({
+        accountId: 'acct_e',
+        name: 'x',
+        mode: 'test',
+        scopes: [],
+        creatorScopes: [],
+      });
+      await expect(host.keys.revoke('acct_other', created.apiKey.id)).rejects.toMatchObject({
+        code: 'resource_missing',
+      });
+      await get('/v1/ping', created.key).expect(200);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import { Controller, Get, type INestApplication, Module, NotFoundException, Param } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import {
+  ApiKeysService,
+  InterviewApiModule,
+  type InterviewApiModuleOptions,
+  type Scope,
+  SCOPES,
+} from '../../lib/index.js';
+import { TestDatabase } from './database.js';
+import { SessionEntity } from './session.entity.js';
+
+/** An ordinary host route next to the module: it must behave exactly as if the module were not there. */
+@Controller('host')
+class HostController {
+  @Get('hello')
+  hello(): { hello: string } {
+    return { hello: 'world' };
+  }
+
+  @Get('things/:id')
+  thing(@Param('id') id: string): never {
+    throw new NotFoundException(`no thing ${id}`);
+  }
+}
+
+/** A host route under /v1 that the module does not own. */
+@Controller('v1/host_status')
+class HostV1Controller {
+  @Get()
+  status(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
+export const CURSOR_SECRET = 'test-cursor-secret-0123456789abcdef';
+
+export interface TestHost {
+  app: INestApplication;
+  db: TestDatabase;
+  keys: ApiKeysService;
+  createKey(accountId: string, mode: 'test' | 'live', scopes?: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestHostOptions {
+  db?: TestDatabase;
+  /** Keep the database when closing (a second instance shares it). */
+  keepDatabase?: boolean;
+  module?: Partial<InterviewApiModuleOptions>;
+}
+
+/** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
+export async function createTestHost(options: TestHostOptions = {}): Promise<TestHost> {
+  const db = options.db ?? (await TestDatabase.create());
+
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true }),
+      TypeOrmModule.forFeature([SessionEntity]),
+      InterviewApiModule.forRoot({
+        keyPrefix: 'iv',
+        cursorSecret: CURSOR_SECRET,
+        redis: { host: '127.0.0.1', port: 6379 },
+        resources: [
+          {
+            path: 'sessions',
+            entity: SessionEntity,
+            object: 'session',
+            scope: 'results:read',
+            filters: ['status'],
+          },
+        ],
+        ...options.module,
+      }),
+    ],
+    controllers: [HostController, HostV1Controller],
+  })
+  class HostModule {}
+
+  const moduleRef = await Test.createTestingModule({ imports: [HostModule] }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  const keys = app.get(ApiKeysService);
+  return {
+    app,
+    db,
+    keys,
+    async createKey(accountId, mode, scopes = [...SCOPES]) {
+      const created = await keys.create({
+        accountId,
+        name: 'test key',
+        mode,
+        scopes,
+        creatorScopes: [...SCOPES],
+      });
+      return created.key;
+    },
+    async close() {
+      await app.close();
+      if (!options.keepDatabase) await db.drop();
+    },
+  };
+}
