@@ -1,0 +1,36 @@
+import { isIP } from 'node:net';
+
+import ipaddr from 'ipaddr.js';
+
+// IANA hands out global unicast IPv6 only from 2000::/3. ipaddr.js still calls the rest of ::/8
+// 'unicast', which would admit IPv4-compatible spellings such as ::7f00:1 (127.0.0.1) that an
+// SIIT translator on the path could route back inside.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Whether a webhook may be sent to this address. An allowlist, not a blocklist: only ordinary
+ * unicast is public, so loopback, private, link-local (cloud metadata), CGNAT, benchmarking,
+ * multicast, NAT64 and 6to4 are all refused, and so is any range added to ipaddr.js later.
+ * `process` unwraps IPv4-mapped IPv6 first, so ::ffff:127.0.0.1 is judged as 127.0.0.1.
+ */
+export function isPublicAddress(ip: string): boolean {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.process(ip);
+  } catch {
+    return false;
+  }
+  if (address.range() !== 'unicast') return false;
+  return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6);
+}
+
+/**
+ * The address a URL hostname names literally, or null for a DNS name. Node connects to a literal
+ * without calling `lookup`, so literals escape the connect-time guard and must be checked here.
+ * WHATWG URLs have already normalised 2130706433, 0x7f000001 and 127.1 to 127.0.0.1, and keep IPv6
+ * in brackets, which `isIP` does not accept.
+ */
+export function ipLiteralOf(hostname: string): string | null {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) === 0 ? null : bare;
+}

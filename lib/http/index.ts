@@ -1,0 +1,9 @@
+export { isPublicAddress } from './address-policy.js';
+export type { AttemptErrorCode } from './attempt-error.js';
+export { checkWebhookUrl } from './webhook-url.js';
+export {
+  WebhookHttpClient,
+  type WebhookHttpClientOptions,
+  type WebhookRequest,
+  type WebhookResponse,
+} from './webhook-http-client.js';

@@ -1,0 +1,72 @@
+import { checkWebhookUrl } from './webhook-url.js';
+
+describe('checkWebhookUrl', () => {
+  it.each([
+    ['https://2130706433/', 'decimal 127.0.0.1'],
+    ['https://0x7f000001/', 'hex 127.0.0.1'],
+    ['https://0177.0.0.1/', 'octal 127.0.0.1'],
+    ['https://127.1/', 'short 127.0.0.1'],
+    ['https://127.0.0.1/', 'loopback'],
+    ['https://[::1]/', 'IPv6 loopback'],
+    ['https://[::ffff:127.0.0.1]/', 'IPv4-mapped loopback'],
+    ['https://[64:ff9b::a9fe:a9fe]/', 'NAT64 metadata address'],
+    ['https://[2002:7f00:1::]/', '6to4 loopback'],
+    ['https://[fe80::1]/', 'IPv6 link-local'],
+    ['https://[fc00::1]/', 'unique local'],
+    ['https://169.254.169.254/', 'cloud metadata'],
+    ['https://169.254.169.254./', 'cloud metadata, trailing dot'],
+    ['https://10.0.0.5/', 'private'],
+    ['https://100.64.0.1/', 'carrier-grade NAT'],
+    ['https://198.18.0.1/', 'benchmarking'],
+    ['https://0.0.0.0/', 'unspecified'],
+    ['https://localhost/', 'localhost'],
+    ['https://localhost./', 'localhost, trailing dot'],
+    ['https://x.localhost/', 'a localhost subdomain'],
+    ['https://printer.local/', 'mDNS'],
+    ['https://metadata.google.internal/', 'a cloud-internal zone'],
+    ['https://metadata.google.internal./', 'a cloud-internal zone, trailing dot'],
+    ['http://example.com/hook', 'plain http'],
+    ['ftp://example.com/hook', 'another scheme'],
+    ['https://user:pw@example.com/hook', 'credentials'],
+    ['https://user@example.com/hook', 'a username'],
+    ['/hooks/interview', 'a relative url'],
+    ['example.com/hook', 'no scheme'],
+    ['', 'empty'],
+  ])('refuses %s (%s)', (url) => {
+    expect(checkWebhookUrl(url, false)).toEqual(expect.any(String));
+  });
+
+  it('explains each refusal', () => {
+    expect(checkWebhookUrl('http://example.com/hook', false)).toBe('url must be an absolute https URL');
+    expect(checkWebhookUrl('/hooks', false)).toBe('url must be an absolute https URL');
+    expect(checkWebhookUrl('https://user:pw@example.com/', false)).toBe(
+      'url must not contain a username or password',
+    );
+    expect(checkWebhookUrl('https://127.1/', false)).toBe(
+      'url must not point to a private or reserved IP address',
+    );
+    expect(checkWebhookUrl('https://x.localhost/', false)).toBe(
+      'url must not point to a local or internal host name',
+    );
+  });
+
+  it.each(['https://example.com/hook', 'https://8.8.8.8/hook', 'https://[2606:4700::1111]:8443/hook'])(
+    'accepts %s',
+    (url) => {
+      expect(checkWebhookUrl(url, false)).toBeNull();
+    },
+  );
+
+  it('allows http and local receivers only when insecure URLs are allowed', () => {
+    expect(checkWebhookUrl('http://127.0.0.1:3000/x', true)).toBeNull();
+    expect(checkWebhookUrl('http://localhost:3000/x', true)).toBeNull();
+    expect(checkWebhookUrl('http://127.0.0.1:3000/x', false)).toBe('url must be an absolute https URL');
+  });
+
+  it('keeps refusing credentials and other schemes when insecure URLs are allowed', () => {
+    expect(checkWebhookUrl('http://user:pw@127.0.0.1:3000/x', true)).toBe(
+      'url must not contain a username or password',
+    );
+    expect(checkWebhookUrl('ftp://127.0.0.1/x', true)).toBe('url must be an absolute http or https URL');
+  });
+});

@@ -1,0 +1,37 @@
+import { ipLiteralOf, isPublicAddress } from './address-policy.js';
+
+// localhost (RFC 6761), mDNS .local and cloud-internal zones such as metadata.google.internal name
+// the sender's own host or network, never a customer's public endpoint.
+const INTERNAL_HOST_NAME = /(^|\.)(localhost|local|internal)$/;
+
+/**
+ * Registration-time check of an endpoint URL: null when acceptable, otherwise a message for the
+ * customer. This is for early, readable feedback only. DNS can change after registration, so the
+ * binding check is the connect-time guard in the client. `allowInsecure` (development) also
+ * permits http and local hosts.
+ */
+export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | null {
+  const schemeMessage = allowInsecure
+    ? 'url must be an absolute http or https URL'
+    : 'url must be an absolute https URL';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return schemeMessage;
+  }
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return schemeMessage;
+  // Credentials in the URL would be stored, displayed and sent to whoever the host points at.
+  if (url.username !== '' || url.password !== '') return 'url must not contain a username or password';
+  if (allowInsecure) return null;
+
+  const literal = ipLiteralOf(url.hostname);
+  if (literal !== null) {
+    return isPublicAddress(literal) ? null : 'url must not point to a private or reserved IP address';
+  }
+  // WHATWG URL keeps a trailing dot on names ("localhost."), and the resolver ignores it.
+  if (INTERNAL_HOST_NAME.test(url.hostname.replace(/\.+$/, ''))) {
+    return 'url must not point to a local or internal host name';
+  }
+  return null;
+}
