@@ -22,3 +22,20 @@ export { ApiExceptionFilter } from './errors/api-exception.filter.js';
 export { Paginator, type PageRequest, type PaginatedColumns } from './pagination/paginator.js';
 export { parseListParams, type ListParams } from './pagination/list-params.js';
 export type { ListEnvelope } from './pagination/list-envelope.js';
+
+export { EventPublisher } from './events/event-publisher.js';
+export type { PublishEventInput, PublishOptions } from './events/publish-event.input.js';
+export type { ApiEvent } from './events/api-event.js';
+export { EventEntity } from './events/event.entity.js';
+export { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity.js';
+export type { WebhookEndpointView } from './webhook-endpoints/webhook-endpoint.view.js';
+export { DeliveryEntity } from './deliveries/delivery.entity.js';
+export { AttemptEntity } from './deliveries/attempt.entity.js';
+export type { DeliveryView, AttemptView } from './deliveries/delivery.view.js';
+
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+} from './signing/index.js';

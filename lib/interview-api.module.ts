@@ -5,7 +5,23 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
 import { LastUsedTracker } from './auth/last-used-tracker.js';
 import { Clock } from './clock/clock.js';
+import { AttemptEntity } from './deliveries/attempt.entity.js';
+import { DeliveriesController } from './deliveries/deliveries.controller.js';
+import { DeliveriesService } from './deliveries/deliveries.service.js';
+import { DeliveryDispatcher } from './deliveries/delivery-dispatcher.js';
+import { DeliveryProcessor } from './deliveries/delivery-processor.js';
+import { DeliveryQueue } from './deliveries/delivery-queue.js';
+import { DeliveryStore } from './deliveries/delivery-store.js';
+import { DeliverySweeper } from './deliveries/delivery-sweeper.js';
+import { DeliveryWorker } from './deliveries/delivery-worker.js';
+import { DeliveryEntity } from './deliveries/delivery.entity.js';
 import { V1Fallback } from './errors/v1-fallback.js';
+import { EventEntity } from './events/event.entity.js';
+import { EventPublisher } from './events/event-publisher.js';
+import { EventRetention } from './events/event-retention.js';
+import { EventTypes } from './events/event-types.js';
+import { EventsController } from './events/events.controller.js';
+import { EventsService } from './events/events.service.js';
 import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
 import {
   INTERVIEW_API_ASYNC_OPTIONS_TYPE,
@@ -17,8 +33,17 @@ import { resolveOptions, resolveResources } from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
 import { createResourceController } from './resources/resource-controller.factory.js';
 import { UtilityController } from './utility/utility.controller.js';
+import { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity.js';
+import { WebhookEndpointsController } from './webhook-endpoints/webhook-endpoints.controller.js';
+import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.service.js';
 
-export const INTERVIEW_API_ENTITIES = [ApiKeyEntity];
+export const INTERVIEW_API_ENTITIES = [
+  ApiKeyEntity,
+  WebhookEndpointEntity,
+  EventEntity,
+  DeliveryEntity,
+  AttemptEntity,
+];
 
 /**
  * The developer platform as one module: API keys, the /v1 routes, webhooks and events. Global, so
@@ -40,7 +65,13 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
       ...base,
       global: true,
       imports: [...(base.imports ?? []), TypeOrmModule.forFeature(INTERVIEW_API_ENTITIES)],
-      controllers: [UtilityController, ...resourceControllers],
+      controllers: [
+        UtilityController,
+        WebhookEndpointsController,
+        DeliveriesController,
+        EventsController,
+        ...resourceControllers,
+      ],
       providers: [
         ...(base.providers ?? []),
         {
@@ -54,8 +85,20 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         ApiKeyGuard,
         Paginator,
         V1Fallback,
+        EventTypes,
+        EventPublisher,
+        EventsService,
+        EventRetention,
+        WebhookEndpointsService,
+        DeliveriesService,
+        DeliveryQueue,
+        DeliveryDispatcher,
+        DeliveryStore,
+        DeliveryProcessor,
+        DeliveryWorker,
+        DeliverySweeper,
       ],
-      exports: [ApiKeysService, ApiKeyGuard, Paginator],
+      exports: [ApiKeysService, ApiKeyGuard, Paginator, EventPublisher],
     };
   }
 }

@@ -27,6 +27,12 @@ export interface WebhookOptions {
   allowInsecureUrls?: boolean;
   /** Sends in flight per worker process. Default 50. */
   concurrency?: number;
+  /** Deliveries per queue job. Default 100. */
+  batchSize?: number;
+  /** How often a worker looks for due deliveries no job carries (Redis flushed or down). Default 30,000. */
+  sweepIntervalMs?: number;
+  /** An endpoint failing every attempt for this long is disabled. Default 5 days. */
+  disableAfterMs?: number;
 }
 
 export interface InterviewApiModuleOptions {
@@ -88,6 +94,9 @@ const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
   'retryScheduleMs',
   'allowInsecureUrls',
   'concurrency',
+  'batchSize',
+  'sweepIntervalMs',
+  'disableAfterMs',
 ]);
 const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'path',
@@ -132,6 +141,9 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     retryScheduleMs: [...schedule],
     allowInsecureUrls: given.allowInsecureUrls ?? false,
     concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
+    batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 100),
+    sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
+    disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
   };
 }
 

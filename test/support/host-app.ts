@@ -63,6 +63,14 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
         keyPrefix: 'iv',
         cursorSecret: CURSOR_SECRET,
         redis: { host: '127.0.0.1', port: 6379 },
+        queuePrefix: db.name,
+        eventTypes: ['session.completed'],
+        webhooks: {
+          allowInsecureUrls: true,
+          retryScheduleMs: [300, 600],
+          timeoutMs: 2000,
+          sweepIntervalMs: 1000,
+        },
         resources: [
           {
             path: 'sessions',

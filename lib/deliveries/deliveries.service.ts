@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import { Clock } from '../clock/clock.js';
+import { ConflictError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { EventPublisher } from '../events/event-publisher.js';
+import { EventsService } from '../events/events.service.js';
+import { generateId } from '../identifiers/generate-id.js';
+import type { ListEnvelope } from '../pagination/list-envelope.js';
+import type { ListParams } from '../pagination/list-params.js';
+import { Paginator } from '../pagination/paginator.js';
+import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
+import { toWebhookEndpointView } from '../webhook-endpoints/webhook-endpoint.view.js';
+import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service.js';
+import { AttemptEntity } from './attempt.entity.js';
+import { DeliveryDispatcher } from './delivery-dispatcher.js';
+import { DeliveryEntity } from './delivery.entity.js';
+import { type DeliveryView, toDeliveryView } from './delivery.view.js';
+
+const STATUSES = ['pending', 'succeeded', 'failed'];
+
+/** An endpoint's deliveries log, replays and test events. */
+@Injectable()
+export class DeliveriesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly events: EventsService,
+    private readonly publisher: EventPublisher,
+    private readonly dispatcher: DeliveryDispatcher,
+    private readonly paginator: Paginator,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(
+    key: AuthenticatedApiKey,
+    endpointId: string,
+    params: ListParams,
+  ): Promise<ListEnvelope<DeliveryView>> {
+    const endpoint = await this.endpoints.find(key, endpointId);
+    const { status, event_id: eventId } = params.filters;
+    if (status !== undefined && !STATUSES.includes(status)) {
+      throw new ParameterInvalidError('status', `status must be one of ${STATUSES.join(', ')}.`);
+    }
+    const query = this.dataSource
+      .getRepository(DeliveryEntity)
+      .createQueryBuilder('delivery')
+      .where('delivery.endpointId = :endpointId', { endpointId: endpoint.id });
+    if (status !== undefined) query.andWhere('delivery.status = :status', { status });
+    if (eventId !== undefined) query.andWhere('delivery.eventId = :eventId', { eventId });
+    return this.paginator.page(
+      { list: `webhook_endpoints/${endpoint.id}/deliveries`, query, params, scope: key },
+      (row) => toDeliveryView(row),
+    );
+  }
+
+  async retrieve(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
+    const delivery = await this.find(key, await this.endpoints.find(key, endpointId), deliveryId);
+    const attempts = await this.dataSource
+      .getRepository(AttemptEntity)
+      .find({ where: { deliveryId: delivery.id }, order: { attempt: 'ASC' } });
+    return toDeliveryView(delivery, attempts);
+  }
+
+  /** Seed 4.2 rule 4: a new delivery of the same event (same event id), sent at once. */
+  async replay(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
+    const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
+    const original = await this.find(key, endpoint, deliveryId);
+    await this.events.find(key, original.eventId);
+    const now = this.clock.now();
+    const replay = this.dataSource.getRepository(DeliveryEntity).create({
+      ...original,
+      id: generateId('dlv', now),
+      status: 'pending',
+      attempt: 0,
+      responseStatus: null,
+      responseBody: null,
+      error: null,
+      durationMs: null,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      replayOf: original.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.dataSource.getRepository(DeliveryEntity).insert(replay);
+    this.dispatcher.dispatch([replay]);
+    return toDeliveryView(replay);
+  }
+
+  /** A `webhook.test` event to this endpoint only, whatever its enabled_events. */
+  async test(key: AuthenticatedApiKey, endpointId: string): Promise<DeliveryView> {
+    const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
+    const { deliveries } = await this.publisher.store(
+      {
+        accountId: key.accountId,
+        livemode: key.livemode,
+        type: 'webhook.test',
+        data: { ...toWebhookEndpointView(endpoint) },
+      },
+      { kind: 'endpoint', endpointId: endpoint.id },
+    );
+    return toDeliveryView(deliveries[0]);
+  }
+
+  private sendable(endpoint: WebhookEndpointEntity): WebhookEndpointEntity {
+    if (endpoint.status !== 'enabled') {
+      throw new ConflictError(`Webhook endpoint ${endpoint.id} is disabled; enable it first.`);
+    }
+    return endpoint;
+  }
+
+  private async find(
+    key: AuthenticatedApiKey,
+    endpoint: WebhookEndpointEntity,
+    deliveryId: string,
+  ): Promise<DeliveryEntity> {
+    const delivery = await this.dataSource.getRepository(DeliveryEntity).findOne({
+      where: { id: deliveryId, endpointId: endpoint.id, accountId: key.accountId, livemode: key.livemode },
+    });
+    if (!delivery) throw new ResourceMissingError(`No such webhook delivery: ${deliveryId}.`, 'delivery_id');
+    return delivery;
+  }
+}

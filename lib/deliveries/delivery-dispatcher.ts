@@ -1,0 +1,70 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+import { type DeliveryBatch, DeliveryQueue } from './delivery-queue.js';
+
+/** A delivery to send: its id and when it is due. */
+export interface DueDelivery {
+  id: string;
+  nextAttemptAt: Date | null;
+}
+
+const COALESCE_MS = 5;
+/** Retries due within the same second share a job. */
+const RETRY_BUCKET_MS = 1000;
+
+/**
+ * Turns deliveries into queue jobs in batches: the ids of concurrent publishes are coalesced for a
+ * few milliseconds and added with one addBulk, because a job per delivery costs several Redis
+ * round trips each and would halve the throughput of the engine.
+ */
+@Injectable()
+export class DeliveryDispatcher implements OnApplicationShutdown {
+  private readonly batchSize: number;
+  private buffer = new Map<number, string[]>();
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight = new Set<Promise<boolean>>();
+
+  constructor(
+    private readonly queue: DeliveryQueue,
+    @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
+  ) {
+    this.batchSize = options.webhooks.batchSize;
+  }
+
+  dispatch(deliveries: readonly DueDelivery[]): void {
+    const now = Date.now();
+    for (const delivery of deliveries) {
+      const due = delivery.nextAttemptAt?.getTime() ?? 0;
+      const bucket = due <= now ? 0 : Math.ceil(due / RETRY_BUCKET_MS) * RETRY_BUCKET_MS;
+      const ids = this.buffer.get(bucket) ?? [];
+      ids.push(delivery.id);
+      this.buffer.set(bucket, ids);
+    }
+    if (deliveries.length > 0 && !this.timer) this.timer = setTimeout(() => void this.flush(), COALESCE_MS);
+  }
+
+  /** Sends what is buffered now; resolves when the queue has it (or has refused it). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const buffered = this.buffer;
+    this.buffer = new Map();
+    const now = Date.now();
+    const batches: DeliveryBatch[] = [];
+    for (const [due, ids] of buffered) {
+      for (let i = 0; i < ids.length; i += this.batchSize) {
+        batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - now });
+      }
+    }
+    const added = this.queue.add(batches);
+    this.inFlight.add(added);
+    await added;
+    this.inFlight.delete(added);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flush();
+    await Promise.all(this.inFlight);
+  }
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+import { createRedisConnection } from './redis-connection.js';
+
+export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
+
+/** A job carries a batch of delivery ids; the database holds everything else. */
+export interface DeliveryBatchJob {
+  ids: string[];
+}
+
+export interface DeliveryBatch {
+  ids: string[];
+  delayMs: number;
+}
+
+/** The producer side of the BullMQ queue. */
+@Injectable()
+export class DeliveryQueue implements OnApplicationShutdown {
+  private readonly logger = new Logger('InterviewApi');
+  private readonly connection: Redis;
+  readonly queue: Queue<DeliveryBatchJob>;
+
+  constructor(@Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions) {
+    this.connection = createRedisConnection(options.redis, 'producer');
+    this.connection.on('error', () => undefined);
+    this.queue = new Queue<DeliveryBatchJob>(DELIVERY_QUEUE_NAME, {
+      connection: this.connection,
+      prefix: options.queuePrefix,
+      streams: { events: { maxLen: 100 } },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
+    });
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Adds the batches; a failure is logged and left to the sweeper, the rows being durable. */
+  async add(batches: DeliveryBatch[]): Promise<boolean> {
+    if (batches.length === 0) return true;
+    try {
+      await this.queue.addBulk(
+        batches.map((batch) => ({
+          name: 'send',
+          data: { ids: batch.ids },
+          opts: { delay: Math.max(0, batch.delayMs) },
+        })),
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
+      return false;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.connection.disconnect();
+  }
+}

@@ -1,0 +1,16 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * A connection of the module's own, from the host's ioredis options or instance. Workers need
+ * `maxRetriesPerRequest: null` for their blocking commands; the producer fails fast instead of
+ * queueing commands while Redis is away, since the database, not Redis, keeps every delivery.
+ */
+export function createRedisConnection(source: RedisOptions | Redis, role: 'producer' | 'worker'): Redis {
+  const base: RedisOptions = source instanceof Redis ? source.options : source;
+  return new Redis({
+    ...base,
+    lazyConnect: false,
+    maxRetriesPerRequest: role === 'worker' ? null : 1,
+    enableOfflineQueue: role === 'worker',
+  });
+}

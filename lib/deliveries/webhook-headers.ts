@@ -1,0 +1,22 @@
+import { signWebhook } from '../signing/index.js';
+
+/**
+ * The headers of one attempt (seed 5.2, 6.1). Signed at attempt time with the endpoint's current
+ * secret, so that a retry after a rotation carries the new signature and never the old one.
+ */
+export function webhookHeaders(
+  userAgent: string,
+  eventId: string,
+  secret: string,
+  body: string,
+  now: Date,
+): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': userAgent,
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signWebhook(secret, eventId, timestamp, body),
+  };
+}

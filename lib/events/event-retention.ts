@@ -1,0 +1,72 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { SqlDialect } from '../deliveries/sql-dialect.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/** Events live for `eventRetentionMs` (30 days by default); then they and their deliveries go. */
+@Injectable()
+export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('InterviewApi');
+  private readonly sql: SqlDialect;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+  ) {
+    this.sql = new SqlDialect(dataSource);
+  }
+
+  /** The oldest creation time still visible. */
+  horizon(): Date {
+    return new Date(this.clock.now().getTime() - this.options.eventRetentionMs);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.options.worker) return;
+    this.timer = setInterval(
+      () =>
+        void this.purge().catch((error: unknown) => this.logger.warn(`Event purge failed: ${String(error)}`)),
+      PURGE_INTERVAL_MS,
+    );
+    this.timer.unref();
+  }
+
+  /** Deletes expired events with their deliveries and attempts; answers how many events went. */
+  async purge(): Promise<number> {
+    const cutoff = this.sql.time(this.horizon());
+    const p = this.sql.param(1);
+    const expired = `SELECT id FROM interview_events WHERE created_at < ${p}`;
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
+        [cutoff],
+      );
+      await manager.query(`DELETE FROM interview_webhook_deliveries WHERE event_id IN (${expired})`, [
+        cutoff,
+      ]);
+      const [{ count }] = (await manager.query(
+        `SELECT COUNT(*) AS count FROM interview_events WHERE created_at < ${p}`,
+        [cutoff],
+      )) as { count: number | string }[];
+      await manager.query(`DELETE FROM interview_events WHERE created_at < ${p}`, [cutoff]);
+      return Number(count);
+    });
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,47 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
+@Entity({ name: 'interview_webhook_endpoints' })
+@Index('idx_interview_webhook_endpoints_list', ['accountId', 'livemode', 'createdAt', 'id'])
+@Index('idx_interview_webhook_endpoints_fanout', ['accountId', 'livemode', 'status'])
+export class WebhookEndpointEntity {
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'varchar', length: 255 })
+  accountId!: string;
+
+  @Column({ type: 'boolean' })
+  livemode!: boolean;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url!: string;
+
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  description!: string | null;
+
+  @Column({ name: 'enabled_events', type: 'simple-json' })
+  enabledEvents!: string[];
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: WebhookEndpointStatus;
+
+  /** Why a disabled endpoint is disabled: `disabled_by_request` or `failing_for_too_long`. */
+  @Column({ name: 'disabled_reason', type: 'varchar', length: 64, nullable: true })
+  disabledReason!: string | null;
+
+  /** The signing secret (`whsec_...`). Kept usable for signing: it is not a password. */
+  @Column({ type: 'varchar', length: 128 })
+  secret!: string;
+
+  /** Start of the current run of failed attempts; cleared by any success. */
+  @Column({ name: 'failing_since', type: Date, nullable: true })
+  failingSince!: Date | null;
+
+  @Column({ name: 'created_at' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,39 @@
+import type { WebhookEndpointEntity, WebhookEndpointStatus } from './webhook-endpoint.entity.js';
+
+/** An endpoint as the API returns it (seed section 2.1). */
+export interface WebhookEndpointView {
+  id: string;
+  object: 'webhook_endpoint';
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: WebhookEndpointStatus;
+  livemode: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Only on a disabled endpoint. */
+  disabled_reason?: string;
+  /** Only in the answers to create and rotate_secret. */
+  secret?: string;
+}
+
+export function toWebhookEndpointView(
+  endpoint: WebhookEndpointEntity,
+  options: { withSecret?: boolean } = {},
+): WebhookEndpointView {
+  const view: WebhookEndpointView = {
+    id: endpoint.id,
+    object: 'webhook_endpoint',
+    url: endpoint.url,
+    description: endpoint.description,
+    enabled_events: [...endpoint.enabledEvents],
+    status: endpoint.status,
+    livemode: endpoint.livemode,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
+  };
+  if (endpoint.status === 'disabled' && endpoint.disabledReason)
+    view.disabled_reason = endpoint.disabledReason;
+  if (options.withSecret) view.secret = endpoint.secret;
+  return view;
+}

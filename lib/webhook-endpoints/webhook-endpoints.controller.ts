@@ -1,0 +1,63 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
+import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
+import { RequireScopes } from '../auth/require-scopes.decorator.js';
+import type { ListEnvelope } from '../pagination/list-envelope.js';
+import { parseListParams } from '../pagination/list-params.js';
+import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
+import type { WebhookEndpointView } from './webhook-endpoint.view.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+
+@ApiV1Controller('webhook_endpoints')
+@RequireScopes('developers:manage')
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  create(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Body() body: CreateWebhookEndpointDto,
+  ): Promise<WebhookEndpointView> {
+    return this.endpoints.create(key, body);
+  }
+
+  @Get()
+  list(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ListEnvelope<WebhookEndpointView>> {
+    return this.endpoints.list(key, parseListParams(query));
+  }
+
+  @Get(':id')
+  retrieve(@CurrentApiKey() key: AuthenticatedApiKey, @Param('id') id: string): Promise<WebhookEndpointView> {
+    return this.endpoints.retrieve(key, id);
+  }
+
+  @Patch(':id')
+  update(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointView> {
+    return this.endpoints.update(key, id, body);
+  }
+
+  @Delete(':id')
+  remove(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id') id: string,
+  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+    return this.endpoints.remove(key, id);
+  }
+
+  @Post(':id/rotate_secret')
+  @HttpCode(200)
+  rotateSecret(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id') id: string,
+  ): Promise<WebhookEndpointView> {
+    return this.endpoints.rotateSecret(key, id);
+  }
+}

@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import { Clock } from '../clock/clock.js';
+import { dropPendingRetries } from '../deliveries/drop-pending-retries.js';
+import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { EventTypes } from '../events/event-types.js';
+import { checkWebhookUrl } from '../http/index.js';
+import { generateId } from '../identifiers/generate-id.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
+import type { ListEnvelope } from '../pagination/list-envelope.js';
+import type { ListParams } from '../pagination/list-params.js';
+import { Paginator } from '../pagination/paginator.js';
+import { generateWebhookSecret } from '../signing/index.js';
+import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
+import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
+
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly eventTypes: EventTypes,
+    private readonly paginator: Paginator,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(key: AuthenticatedApiKey, input: CreateWebhookEndpointDto): Promise<WebhookEndpointView> {
+    const now = this.clock.now();
+    const endpoint = this.dataSource.getRepository(WebhookEndpointEntity).create({
+      id: generateId('whk', now),
+      accountId: key.accountId,
+      livemode: key.livemode,
+      url: this.validUrl(input.url),
+      description: input.description ?? null,
+      enabledEvents: this.validEventTypes(input.enabled_events),
+      status: 'enabled',
+      disabledReason: null,
+      secret: generateWebhookSecret(),
+      failingSince: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.dataSource.getRepository(WebhookEndpointEntity).insert(endpoint);
+    return toWebhookEndpointView(endpoint, { withSecret: true });
+  }
+
+  list(key: AuthenticatedApiKey, params: ListParams): Promise<ListEnvelope<WebhookEndpointView>> {
+    const query = this.dataSource.getRepository(WebhookEndpointEntity).createQueryBuilder('endpoint');
+    return this.paginator.page({ list: 'webhook_endpoints', query, params, scope: key }, (endpoint) =>
+      toWebhookEndpointView(endpoint),
+    );
+  }
+
+  async retrieve(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointView> {
+    return toWebhookEndpointView(await this.find(key, id));
+  }
+
+  async update(
+    key: AuthenticatedApiKey,
+    id: string,
+    input: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointView> {
+    const endpoint = await this.find(key, id);
+    const url = input.url === undefined ? undefined : this.validUrl(input.url);
+    const enabledEvents =
+      input.enabled_events === undefined ? undefined : this.validEventTypes(input.enabled_events);
+    const before = JSON.stringify(endpoint);
+    if (url !== undefined) endpoint.url = url;
+    if (enabledEvents !== undefined) endpoint.enabledEvents = enabledEvents;
+    if (input.description !== undefined) endpoint.description = input.description;
+    const disabling = input.disabled === true && endpoint.status === 'enabled';
+    if (disabling) {
+      endpoint.status = 'disabled';
+      endpoint.disabledReason = 'disabled_by_request';
+    } else if (input.disabled === false && endpoint.status === 'disabled') {
+      endpoint.status = 'enabled';
+      endpoint.disabledReason = null;
+      endpoint.failingSince = null;
+    }
+    if (JSON.stringify(endpoint) === before) return toWebhookEndpointView(endpoint);
+    const now = this.clock.now();
+    endpoint.updatedAt = now;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(WebhookEndpointEntity).save(endpoint);
+      if (disabling) await dropPendingRetries(manager, endpoint.id, 'endpoint_disabled', now);
+    });
+    return toWebhookEndpointView(endpoint);
+  }
+
+  async remove(
+    key: AuthenticatedApiKey,
+    id: string,
+  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+    const endpoint = await this.find(key, id);
+    await this.dataSource.transaction(async (manager) => {
+      await dropPendingRetries(manager, endpoint.id, 'endpoint_deleted', this.clock.now());
+      await manager.getRepository(WebhookEndpointEntity).delete({ id: endpoint.id });
+    });
+    return { id: endpoint.id, object: 'webhook_endpoint', deleted: true };
+  }
+
+  /** Seed 4.2 rule 2: the old secret stops working at once, for retries of older deliveries too. */
+  async rotateSecret(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointView> {
+    const endpoint = await this.find(key, id);
+    endpoint.secret = generateWebhookSecret();
+    endpoint.updatedAt = this.clock.now();
+    await this.dataSource
+      .getRepository(WebhookEndpointEntity)
+      .update({ id: endpoint.id }, { secret: endpoint.secret, updatedAt: endpoint.updatedAt });
+    return toWebhookEndpointView(endpoint, { withSecret: true });
+  }
+
+  /** The endpoint, if it belongs to the key's account and mode; anything else does not exist. */
+  async find(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.dataSource
+      .getRepository(WebhookEndpointEntity)
+      .findOne({ where: { id, accountId: key.accountId, livemode: key.livemode } });
+    if (!endpoint) throw new ResourceMissingError(`No such webhook endpoint: ${id}.`, 'id');
+    return endpoint;
+  }
+
+  private validUrl(url: string): string {
+    const problem = checkWebhookUrl(url, this.options.webhooks.allowInsecureUrls);
+    if (problem) throw new ParameterInvalidError('url', problem);
+    return url;
+  }
+
+  private validEventTypes(types: string[]): string[] {
+    if (types.includes('*')) {
+      if (types.length !== 1) {
+        throw new ParameterInvalidError(
+          'enabled_events',
+          'enabled_events must be exactly ["*"] to receive all events.',
+        );
+      }
+      return ['*'];
+    }
+    const unknown = types.find((type) => !this.eventTypes.isKnown(type));
+    if (unknown !== undefined) {
+      throw new ParameterInvalidError(
+        'enabled_events',
+        `Unknown event type: ${unknown}. Known types: ${this.eventTypes.all.join(', ')}.`,
+      );
+    }
+    return [...new Set(types)];
+  }
+}
