@@ -1,6 +1,52 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
+import {
+  ApiError,
+  ConflictError,
+  InternalApiError,
+  InvalidApiKeyError,
+  ResourceMissingError,
+} from './api-error.js';
+
+/**
+ * The client-facing message of a Nest HttpException: Nest's own convention is that a 4xx message
+ * is written for the client (its default filter shows it too).
+ */
+function clientMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  const message =
+    typeof response === 'string' ? response : (response as { message?: unknown } | null)?.message;
+  if (typeof message === 'string' && message.length > 0) return message;
+  if (Array.isArray(message) && message.every((part) => typeof part === 'string') && message.length > 0) {
+    return message.join('; ');
+  }
+  return 'The request is invalid.';
+}
+
+/**
+ * A Nest HttpException thrown by a controller in the module's style (a host's own @ApiV1Controller
+ * throwing ConflictException, say): same status family, the module's codes.
+ */
+function fromHttpException(exception: HttpException): ApiError | null {
+  const status = exception.getStatus();
+  if (status < 400 || status >= 500) return null;
+  const message = clientMessage(exception);
+  switch (status) {
+    case 401:
+      return new InvalidApiKeyError(message);
+    case 403:
+      return new ApiError(403, 'permission_error', 'insufficient_scope', message);
+    case 404:
+      return new ResourceMissingError(message);
+    case 409:
+      return new ConflictError(message);
+    case 429:
+      return new ApiError(429, 'rate_limit_error', 'rate_limited', message);
+    default:
+      // 400, 405, 413, 422, ...: the request itself is wrong. No param: the exception names none.
+      return new ApiError(400, 'invalid_request_error', 'parameter_invalid', message);
+  }
+}
 
 /**
  * Renders every failure of a module route in the error envelope. It is bound to the module's own
@@ -21,12 +67,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private toApiError(exception: unknown): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404) return new ResourceMissingError('Unrecognized request URL.');
-      if (status === 429) {
-        return new ApiError(429, 'rate_limit_error', 'rate_limited', 'Too many requests.');
-      }
-      if (status >= 400 && status < 500) return new ParameterInvalidError('body', 'The request is invalid.');
+      const known = fromHttpException(exception);
+      if (known) return known;
     }
     // Only unexpected failures reach here: log them for the operator, tell the client nothing internal.
     this.logger.error(

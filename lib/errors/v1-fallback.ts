@@ -1,20 +1,33 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application, NextFunction, Request, Response } from 'express';
-import { ParameterInvalidError, ResourceMissingError } from './api-error.js';
+import { type ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
 
-interface BodyParserError {
+/** What body-parser (http-errors) and the router put on the errors they raise. */
+interface MiddlewareError {
   type?: string;
+  status?: number;
 }
+
+/** body-parser's error types, in the words a client can act on. */
+const BODY_ERRORS: Readonly<Record<string, string>> = {
+  'entity.parse.failed': 'The request body is not valid JSON.',
+  'entity.too.large': 'The request body is too large.',
+  'encoding.unsupported': 'The request body has an unsupported content encoding.',
+  'charset.unsupported': 'The request body has an unsupported charset.',
+  'parameters.too.many': 'The request body has too many parameters.',
+};
 
 /**
  * Answers in the module's envelope for /v1 requests that never reach a controller: an unknown
- * route (404 resource_missing) and a body the JSON parser refused (400 parameter_invalid).
- * Registered on init, after every controller route (the host's /v1 routes included) and before
- * Nest's own not-found handler, so it only sees what nobody else handles.
+ * route (404 resource_missing) and a request the body parser or the router refused (400
+ * parameter_invalid). Registered on init, after every controller route (the host's /v1 routes
+ * included) and before Nest's own not-found handler, so it only sees what nobody else handles.
  */
 @Injectable()
 export class V1Fallback implements OnModuleInit {
+  private readonly logger = new Logger('InterviewApi');
+
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
@@ -31,18 +44,27 @@ export class V1Fallback implements OnModuleInit {
         );
     });
     app.use('/v1', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-      const type = (err as BodyParserError | null)?.type;
-      if (type === 'entity.parse.failed') {
-        res
-          .status(400)
-          .json(new ParameterInvalidError('body', 'The request body is not valid JSON.').toEnvelope());
-      } else if (type === 'entity.too.large') {
-        res
-          .status(400)
-          .json(new ParameterInvalidError('body', 'The request body is too large.').toEnvelope());
-      } else {
-        next(err);
-      }
+      // Express's own handler can only close a response that has started.
+      if (res.headersSent) return next(err);
+      const error = this.toApiError(err);
+      res.status(error.status).json(error.toEnvelope());
     });
+  }
+
+  /**
+   * Every error that reaches here came from a middleware (body parsing, URL decoding), never from
+   * a controller: Nest's exception filters handle those. Each answers in the envelope, because
+   * Express's and Nest's defaults would show a framework body or, outside production, a stack.
+   */
+  private toApiError(err: unknown): ApiError {
+    const { type, status } = (err ?? {}) as MiddlewareError;
+    if (type !== undefined && BODY_ERRORS[type]) return new ParameterInvalidError('body', BODY_ERRORS[type]);
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // The router's "Failed to decode param": a path segment that is not valid percent-encoding.
+      if (err instanceof URIError) return new ParameterInvalidError('url', 'The request URL is malformed.');
+      return new ParameterInvalidError('body', 'The request body could not be read.');
+    }
+    this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return new InternalApiError();
   }
 }

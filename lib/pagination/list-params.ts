@@ -11,7 +11,15 @@ export interface ListParams {
 }
 
 const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** Groups: year, month, day, then (when a time is given) hour and the offset, if any. */
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Date parsing rolls 2026-02-30 over into March; a day that does not exist is a client mistake. */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}
 
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
@@ -24,8 +32,16 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
   const value = single(query, name);
   if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (!ISO_8601.test(value) || Number.isNaN(date.getTime())) {
+  const match = ISO_8601.exec(value);
+  // JavaScript reads a date-time without an offset in the server's time zone; the API reads it as
+  // UTC, so that the answer does not depend on where the host runs.
+  const hasTimeWithoutOffset = match !== null && match[4] !== undefined && match[5] === undefined;
+  const date = new Date(hasTimeWithoutOffset ? `${value}Z` : value);
+  if (
+    match === null ||
+    Number.isNaN(date.getTime()) ||
+    !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))
+  ) {
     throw new ParameterInvalidError(
       name,
       `${name} must be an ISO 8601 timestamp, e.g. 2026-11-21T09:30:00.000Z.`,

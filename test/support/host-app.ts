@@ -1,4 +1,12 @@
-import { Controller, Get, type INestApplication, Module, NotFoundException, Param } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  type INestApplication,
+  Module,
+  NotFoundException,
+  Param,
+  type Type,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
@@ -49,6 +57,8 @@ export interface TestHostOptions {
   /** Keep the database when closing (a second instance shares it). */
   keepDatabase?: boolean;
   module?: Partial<InterviewApiModuleOptions>;
+  /** Extra host controllers, e.g. a host's own @ApiV1Controller. */
+  controllers?: Type<unknown>[];
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -83,7 +93,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
         ...options.module,
       }),
     ],
-    controllers: [HostController, HostV1Controller],
+    controllers: [HostController, HostV1Controller, ...(options.controllers ?? [])],
   })
   class HostModule {}
 

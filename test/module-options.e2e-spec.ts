@@ -1,0 +1,196 @@
+import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import request from 'supertest';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions, SCOPES } from '../lib/index.js';
+import { TestDatabase } from './support/database.js';
+import { SessionEntity } from './support/session.entity.js';
+
+const VALID: InterviewApiModuleOptions = {
+  keyPrefix: 'iv',
+  cursorSecret: 'module-options-cursor-secret-0123456789',
+  redis: { host: '127.0.0.1', port: 6379 },
+};
+const SESSIONS = {
+  path: 'sessions',
+  entity: SessionEntity,
+  object: 'session',
+  scope: 'results:read' as const,
+  filters: ['status'],
+};
+
+/** Options as a host might pass them by mistake: the type system is not there at run time. */
+const loose = (options: Record<string, unknown>): InterviewApiModuleOptions =>
+  options as unknown as InterviewApiModuleOptions;
+
+@Module({
+  providers: [{ provide: 'CONFIG', useValue: { prefix: 'acme', secret: 'c'.repeat(40) } }],
+  exports: ['CONFIG'],
+})
+class ConfigModule {}
+
+describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounting")', () => {
+  let db: TestDatabase;
+  /** Every DataSource a boot opened, closed at the end even when the boot failed half-way. */
+  const opened: Promise<DataSource>[] = [];
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+  });
+  afterAll(async () => {
+    const settled = await Promise.allSettled(opened);
+    for (const result of settled) {
+      if (result.status === 'fulfilled' && result.value.isInitialized) await result.value.destroy();
+    }
+    await db.drop();
+  });
+
+  /** Compiles and starts a host with the module; a sync throw in forRoot counts as a failed boot too. */
+  async function boot(interviewApi: () => DynamicModule): Promise<INestApplication> {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...db.options(), autoLoadEntities: true }),
+          dataSourceFactory: async (options?: DataSourceOptions) => {
+            const initialized = new DataSource(options!).initialize();
+            opened.push(initialized);
+            return initialized;
+          },
+        }),
+        TypeOrmModule.forFeature([SessionEntity]),
+        interviewApi(),
+      ],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    try {
+      await app.init();
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    return app;
+  }
+
+  async function expectPing(app: INestApplication, prefix: string): Promise<void> {
+    const { key } = await app.get(ApiKeysService).create({
+      accountId: 'acct_opts',
+      name: 'boot check',
+      mode: 'test',
+      scopes: [...SCOPES],
+      creatorScopes: [...SCOPES],
+    });
+    expect(key.startsWith(`${prefix}_test_`)).toBe(true);
+    const res = await request(app.getHttpServer())
+      .get('/v1/ping')
+      .set('Authorization', `Bearer ${key}`)
+      .expect(200);
+    expect(res.body).toEqual({ object: 'ping', livemode: false });
+  }
+
+  const failsNaming = (option: string) =>
+    expect.objectContaining({
+      name: 'InvalidModuleOptionsError',
+      message: expect.stringContaining(`option "${option}"`),
+    });
+
+  it('boots with valid options (the control for every failure below)', async () => {
+    const app = await boot(() => InterviewApiModule.forRoot(VALID));
+    await expectPing(app, 'iv');
+    await app.close();
+  });
+
+  describe('forRoot refuses to boot', () => {
+    it.each<[string, string, Record<string, unknown>]>([
+      ['a missing cursorSecret', 'cursorSecret', { cursorSecret: undefined }],
+      ['an empty cursorSecret', 'cursorSecret', { cursorSecret: '' }],
+      ['a short cursorSecret', 'cursorSecret', { cursorSecret: 'too-short' }],
+      ['a cursorSecret one character short', 'cursorSecret', { cursorSecret: 'x'.repeat(31) }],
+      ['a cursorSecret that is not a string', 'cursorSecret', { cursorSecret: 1234 }],
+      ['keyPrefix "IV_"', 'keyPrefix', { keyPrefix: 'IV_' }],
+      ['keyPrefix "iv_"', 'keyPrefix', { keyPrefix: 'iv_' }],
+      ['an empty keyPrefix', 'keyPrefix', { keyPrefix: '' }],
+      ['a one-letter keyPrefix', 'keyPrefix', { keyPrefix: 'i' }],
+      ['a keyPrefix starting with a digit', 'keyPrefix', { keyPrefix: '1v' }],
+      ['a missing keyPrefix', 'keyPrefix', { keyPrefix: undefined }],
+      ['an unknown top-level option', 'cursorSecrets', { cursorSecrets: 'x'.repeat(40) }],
+      ['an unknown webhooks option', 'webhooks.timeout', { webhooks: { timeout: 5_000 } }],
+      ['a bad webhooks.timeoutMs', 'webhooks.timeoutMs', { webhooks: { timeoutMs: -1 } }],
+      ['a bad apiVersion', 'apiVersion', { apiVersion: 'latest' }],
+      ['a bad eventTypes entry', 'eventTypes', { eventTypes: ['Session Completed'] }],
+      ['missing redis options', 'redis', { redis: undefined }],
+    ])('with %s, naming the option', async (_name, option, change) => {
+      await expect(boot(() => InterviewApiModule.forRoot(loose({ ...VALID, ...change })))).rejects.toEqual(
+        failsNaming(option),
+      );
+    });
+
+    it('with a resource of an unknown scope, naming it', async () => {
+      await expect(
+        boot(() =>
+          InterviewApiModule.forRoot({
+            ...VALID,
+            resources: [{ ...SESSIONS, scope: 'results:write' as never }],
+          }),
+        ),
+      ).rejects.toEqual(failsNaming('resources[0].scope'));
+    });
+
+    it('accepts the shortest allowed cursorSecret and keyPrefix', async () => {
+      const app = await boot(() =>
+        InterviewApiModule.forRoot({ ...VALID, keyPrefix: 'ab', cursorSecret: 'x'.repeat(32) }),
+      );
+      await expectPing(app, 'ab');
+      await app.close();
+    });
+  });
+
+  describe('forRootAsync', () => {
+    it('takes its options from an injected factory, resources included', async () => {
+      const app = await boot(() =>
+        InterviewApiModule.forRootAsync({
+          imports: [ConfigModule],
+          inject: ['CONFIG'],
+          useFactory: async (config: { prefix: string; secret: string }) => ({
+            ...VALID,
+            keyPrefix: config.prefix,
+            cursorSecret: config.secret,
+          }),
+          resources: [SESSIONS],
+        }),
+      );
+      await expectPing(app, 'acme');
+      const { key } = await app.get(ApiKeysService).create({
+        accountId: 'acct_async',
+        name: 'sessions',
+        mode: 'live',
+        scopes: ['results:read'],
+        creatorScopes: ['results:read'],
+      });
+      const res = await request(app.getHttpServer())
+        .get('/v1/sessions')
+        .set('Authorization', `Bearer ${key}`)
+        .expect(200);
+      expect(res.body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+      await app.close();
+    });
+
+    it.each<[string, string, Record<string, unknown>]>([
+      ['an unknown option', 'retries', { retries: 3 }],
+      ['an unknown webhooks option', 'webhooks.secret', { webhooks: { secret: 'x' } }],
+      ['a short cursorSecret', 'cursorSecret', { cursorSecret: 'short' }],
+      ['a bad keyPrefix', 'keyPrefix', { keyPrefix: 'IV_' }],
+      ['resources (they belong to forRootAsync itself)', 'resources', { resources: [SESSIONS] }],
+    ])('refuses to boot when the factory returns %s, naming it', async (_name, option, change) => {
+      await expect(
+        boot(() =>
+          InterviewApiModule.forRootAsync({
+            imports: [ConfigModule],
+            inject: ['CONFIG'],
+            useFactory: () => loose({ ...VALID, ...change }),
+          }),
+        ),
+      ).rejects.toEqual(failsNaming(option));
+    });
+  });
+});

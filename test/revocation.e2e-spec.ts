@@ -1,0 +1,101 @@
+import request from 'supertest';
+import { TestDatabase } from './support/database.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+
+/**
+ * Seed section 5.1 rule 6 and DECISIONS "revoke (effective at once, in every instance of the host
+ * sharing the database)": two app instances over one database, as behind a load balancer.
+ */
+describe('revoking a key across app instances', () => {
+  let db: TestDatabase;
+  let first: TestHost;
+  let second: TestHost;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    // One after the other: both synchronize the same schema at boot.
+    first = await createTestHost({ db, keepDatabase: true });
+    second = await createTestHost({ db, keepDatabase: true });
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+    await db.drop();
+  });
+
+  const ping = (host: TestHost, key: string) =>
+    request(host.app.getHttpServer()).get('/v1/ping').set('Authorization', `Bearer ${key}`);
+
+  it('is refused by the other instance on its very next request', async () => {
+    const created = await first.keys.create({
+      accountId: 'acct_rev',
+      name: 'rotating',
+      mode: 'live',
+      scopes: ['results:read'],
+      creatorScopes: ['results:read'],
+    });
+    const keeper = await first.createKey('acct_rev', 'live');
+    // Warm: both instances have authenticated the key, several times.
+    for (let i = 0; i < 3; i++) {
+      await ping(first, created.key).expect(200);
+      await ping(second, created.key).expect(200);
+      await request(second.app.getHttpServer())
+        .get('/v1/sessions')
+        .set('Authorization', `Bearer ${created.key}`)
+        .expect(200);
+    }
+
+    await first.keys.revoke('acct_rev', created.apiKey.id);
+
+    const onSecond = await ping(second, created.key).expect(401);
+    expect(onSecond.body).toEqual({
+      error: { type: 'authentication_error', code: 'invalid_api_key', message: expect.any(String) },
+    });
+    await request(second.app.getHttpServer())
+      .get('/v1/sessions')
+      .set('Authorization', `Bearer ${created.key}`)
+      .expect(401);
+    await ping(first, created.key).expect(401);
+    // The account's other key is unaffected, on both instances.
+    await ping(first, keeper).expect(200);
+    await ping(second, keeper).expect(200);
+    // Both instances list the key as revoked.
+    for (const host of [first, second]) {
+      const view = (await host.keys.list('acct_rev')).find((key) => key.id === created.apiKey.id);
+      expect(view?.revoked_at).toEqual(
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      );
+    }
+  });
+
+  it('is seen by the instance that did not revoke even under a burst of concurrent requests', async () => {
+    const key = await second.createKey('acct_burst', 'test');
+    const id = (await second.keys.list('acct_burst'))[0].id;
+    const warm = await Promise.all(Array.from({ length: 10 }, () => ping(second, key)));
+    expect(warm.map((res) => res.status)).toEqual(Array(10).fill(200));
+
+    await first.keys.revoke('acct_burst', id);
+
+    const after = await Promise.all(Array.from({ length: 10 }, () => ping(second, key)));
+    expect(after.map((res) => res.status)).toEqual(Array(10).fill(401));
+  });
+
+  it('is idempotent and answers resource_missing for an unknown key id, from either instance', async () => {
+    const created = await first.keys.create({
+      accountId: 'acct_twice',
+      name: 'twice',
+      mode: 'test',
+      scopes: [],
+      creatorScopes: [],
+    });
+    await first.keys.revoke('acct_twice', created.apiKey.id);
+    await expect(second.keys.revoke('acct_twice', created.apiKey.id)).resolves.toBeUndefined();
+    const [view] = await second.keys.list('acct_twice');
+    const [again] = await first.keys.list('acct_twice');
+    // Revoking again does not move revoked_at.
+    expect(again.revoked_at).toBe(view.revoked_at);
+    await expect(second.keys.revoke('acct_twice', 'key_unknown')).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
+    await ping(second, created.key).expect(401);
+  });
+});
