@@ -92,7 +92,7 @@ export class DeliveriesService {
   /** A `webhook.test` event to this endpoint only, whatever its enabled_events. */
   async test(key: AuthenticatedApiKey, endpointId: string): Promise<DeliveryView> {
     const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
-    const { deliveries } = await this.publisher.store(
+    const { deliveryIds } = await this.publisher.store(
       {
         accountId: key.accountId,
         livemode: key.livemode,
@@ -101,7 +101,7 @@ export class DeliveriesService {
       },
       { kind: 'endpoint', endpointId: endpoint.id },
     );
-    return toDeliveryView(deliveries[0]);
+    return toDeliveryView(await this.find(key, endpoint, deliveryIds[0]));
   }
 
   private sendable(endpoint: WebhookEndpointEntity): WebhookEndpointEntity {

@@ -9,7 +9,7 @@ export interface DueDelivery {
   nextAttemptAt: Date | null;
 }
 
-const COALESCE_MS = 5;
+const COALESCE_MS = 10;
 /** Retries due within the same second share a job. */
 const RETRY_BUCKET_MS = 1000;
 
@@ -22,6 +22,7 @@ const RETRY_BUCKET_MS = 1000;
 export class DeliveryDispatcher implements OnApplicationShutdown {
   private readonly batchSize: number;
   private buffer = new Map<number, string[]>();
+  private buffered = 0;
   private timer: NodeJS.Timeout | null = null;
   private inFlight = new Set<Promise<boolean>>();
 
@@ -41,7 +42,10 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
       ids.push(delivery.id);
       this.buffer.set(bucket, ids);
     }
-    if (deliveries.length > 0 && !this.timer) this.timer = setTimeout(() => void this.flush(), COALESCE_MS);
+    this.buffered += deliveries.length;
+    if (this.buffered >= this.batchSize) void this.flush();
+    else if (deliveries.length > 0 && !this.timer)
+      this.timer = setTimeout(() => void this.flush(), COALESCE_MS);
   }
 
   /** Sends what is buffered now; resolves when the queue has it (or has refused it). */
@@ -50,6 +54,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     this.timer = null;
     const buffered = this.buffer;
     this.buffer = new Map();
+    this.buffered = 0;
     const now = Date.now();
     const batches: DeliveryBatch[] = [];
     for (const [due, ids] of buffered) {

@@ -13,9 +13,6 @@ import { DeliveryProcessor } from './delivery-processor.js';
 import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js';
 import { createRedisConnection } from './redis-connection.js';
 
-/** Batches a worker process runs at once; sends across them are bounded by webhooks.concurrency. */
-const JOB_CONCURRENCY = 4;
-
 /**
  * The consumer side: a BullMQ worker feeding batches to the processor. Several processes on one
  * Redis share the work; `worker: false` runs the API without one. Shutdown waits for the batches
@@ -42,7 +39,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       {
         connection: this.connection,
         prefix: this.options.queuePrefix,
-        concurrency: JOB_CONCURRENCY,
+        // As many batches at once as sends allowed: under a trickle of publishes batches are small,
+        // and the shared send limiter still bounds the requests in flight.
+        concurrency: this.options.webhooks.concurrency,
         lockDuration: this.options.webhooks.timeoutMs * 2 + 30_000,
         removeOnComplete: { count: 0 },
         removeOnFail: { count: 1000 },

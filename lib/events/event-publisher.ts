@@ -2,21 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
-import { DeliveryDispatcher } from '../deliveries/delivery-dispatcher.js';
-import { DeliveryEntity } from '../deliveries/delivery.entity.js';
+import { DeliveryDispatcher, type DueDelivery } from '../deliveries/delivery-dispatcher.js';
+import { SqlDialect } from '../deliveries/sql-dialect.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { AfterCommit } from './after-commit.js';
 import type { ApiEvent } from './api-event.js';
-import { EventEntity } from './event.entity.js';
+import { type OutboxEvent, type OutboxTarget, writeToOutbox } from './event-outbox.js';
 import { EventTypes } from './event-types.js';
 import type { PublishEventInput, PublishOptions } from './publish-event.input.js';
-
-/** Where an event goes: every endpoint of its account and mode, or one endpoint (a test event). */
-export type PublishTarget = { kind: 'subscribers' } | { kind: 'endpoint'; endpointId: string };
 
 /**
  * The host's way in: stores an event and one pending delivery per matching endpoint in one
@@ -26,6 +22,7 @@ export type PublishTarget = { kind: 'subscribers' } | { kind: 'endpoint'; endpoi
 @Injectable()
 export class EventPublisher {
   private readonly afterCommit: AfterCommit;
+  private readonly sql: SqlDialect;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -35,6 +32,7 @@ export class EventPublisher {
     private readonly clock: Clock,
   ) {
     this.afterCommit = new AfterCommit(dataSource);
+    this.sql = new SqlDialect(dataSource);
   }
 
   async publish(input: PublishEventInput, options: PublishOptions = {}): Promise<ApiEvent> {
@@ -42,12 +40,12 @@ export class EventPublisher {
     return (await this.store(input, { kind: 'subscribers' }, options.manager)).event;
   }
 
-  /** Publishes for the module itself (test events): the event and the created deliveries. */
+  /** Publishes for the module itself (test events): the event and the ids of its deliveries. */
   async store(
     input: PublishEventInput,
-    target: PublishTarget,
+    target: OutboxTarget,
     manager?: EntityManager,
-  ): Promise<{ event: ApiEvent; deliveries: DeliveryEntity[] }> {
+  ): Promise<{ event: ApiEvent; deliveryIds: string[] }> {
     const now = this.clock.now();
     const event: ApiEvent = {
       id: generateId('evt', now),
@@ -58,67 +56,28 @@ export class EventPublisher {
       created_at: now.toISOString(),
       data: { object: input.data },
     };
-    const write = async (tx: EntityManager): Promise<DeliveryEntity[]> => {
-      await tx.getRepository(EventEntity).insert({
-        id: event.id,
-        accountId: input.accountId,
-        livemode: input.livemode,
-        type: input.type,
-        payload: JSON.stringify(event),
-        createdAt: now,
-      });
-      const endpoints = await this.targets(tx, input, target);
-      const deliveries = endpoints.map((endpointId) =>
-        tx.getRepository(DeliveryEntity).create({
-          id: generateId('dlv', now),
-          accountId: input.accountId,
-          livemode: input.livemode,
-          endpointId,
-          eventId: event.id,
-          eventType: input.type,
-          status: 'pending',
-          attempt: 0,
-          responseStatus: null,
-          responseBody: null,
-          error: null,
-          durationMs: null,
-          nextAttemptAt: now,
-          lockedUntil: null,
-          replayOf: null,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
-      if (deliveries.length > 0) await tx.getRepository(DeliveryEntity).insert(deliveries);
-      return deliveries;
+    const row: OutboxEvent = {
+      id: event.id,
+      accountId: input.accountId,
+      livemode: input.livemode,
+      type: input.type,
+      payload: JSON.stringify(event),
+      createdAt: now,
     };
+    const write = (tx: EntityManager): Promise<string[]> => writeToOutbox(tx, this.sql, row, target);
+    const due = (ids: string[]): DueDelivery[] => ids.map((id) => ({ id, nextAttemptAt: null }));
 
     const hostTransaction = manager?.queryRunner?.isTransactionActive ? manager.queryRunner : undefined;
     if (hostTransaction && manager) {
-      const deliveries = await write(manager);
-      this.afterCommit.schedule(hostTransaction, () => this.dispatcher.dispatch(deliveries));
-      return { event, deliveries };
+      const deliveryIds = await write(manager);
+      this.afterCommit.schedule(hostTransaction, () => this.dispatcher.dispatch(due(deliveryIds)));
+      return { event, deliveryIds };
     }
-    const deliveries = await (manager ?? this.dataSource.manager).transaction(write);
-    this.dispatcher.dispatch(deliveries);
-    return { event, deliveries };
-  }
-
-  private async targets(
-    tx: EntityManager,
-    input: PublishEventInput,
-    target: PublishTarget,
-  ): Promise<string[]> {
-    if (target.kind === 'endpoint') return [target.endpointId];
-    const endpoints = await tx.getRepository(WebhookEndpointEntity).find({
-      select: { id: true, enabledEvents: true },
-      where: { accountId: input.accountId, livemode: input.livemode, status: 'enabled' },
-    });
-    return endpoints
-      .filter(
-        (endpoint) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(input.type),
-      )
-      .map((endpoint) => endpoint.id);
+    const executor = manager ?? this.dataSource.manager;
+    // One statement on PostgreSQL is atomic by itself; SQLite's two need a transaction.
+    const deliveryIds = this.sql.postgres ? await write(executor) : await executor.transaction(write);
+    this.dispatcher.dispatch(due(deliveryIds));
+    return { event, deliveryIds };
   }
 
   /** Refused before anything is written. */

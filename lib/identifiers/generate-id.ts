@@ -8,12 +8,6 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
  * (created_at, id) keyset index append-mostly, and the random part makes them unguessable.
  */
 export function generateId(prefix: string, now: Date = new Date()): string {
-  let time = now.getTime();
-  let timePart = '';
-  for (let i = 0; i < 10; i++) {
-    timePart = CROCKFORD[time % 32] + timePart;
-    time = Math.floor(time / 32);
-  }
   const random = randomBytes(10);
   let randomPart = '';
   let buffer = 0;
@@ -26,5 +20,19 @@ export function generateId(prefix: string, now: Date = new Date()): string {
       randomPart += CROCKFORD[(buffer >> bits) & 31];
     }
   }
-  return `${prefix}_${timePart}${randomPart}`;
+  return `${idTimePrefix(prefix, now)}${randomPart}`;
+}
+
+/**
+ * The prefix and time part of an id, for ids whose 16 random characters are drawn by the database
+ * (lowercase hex, a subset of the same alphabet) when it creates many rows in one statement.
+ */
+export function idTimePrefix(prefix: string, now: Date): string {
+  let time = now.getTime();
+  let timePart = '';
+  for (let i = 0; i < 10; i++) {
+    timePart = CROCKFORD[time % 32] + timePart;
+    time = Math.floor(time / 32);
+  }
+  return `${prefix}_${timePart}`;
 }
