@@ -39,3 +39,11 @@ export {
   type VerifyWebhookOptions,
   type WebhookHeaders,
 } from './signing/index.js';
+
+export {
+  POSTGRES_MIGRATIONS,
+  SQLITE_MIGRATIONS,
+  interviewApiMigrations,
+  type InterviewApiMigration,
+  type InterviewApiMigrationsType,
+} from './migrations/index.js';

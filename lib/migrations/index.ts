@@ -1,0 +1,37 @@
+import type { MigrationInterface } from 'typeorm';
+import { InterviewApiInitialPostgres1763800000000 } from './postgres/1763800000000-InterviewApiInitial.js';
+import { InterviewApiInitialSqlite1763800000000 } from './sqlite/1763800000000-InterviewApiInitial.js';
+
+/** A migration class, as TypeORM's `migrations` option takes it. */
+export type InterviewApiMigration = new () => MigrationInterface;
+
+/** The module's migrations for PostgreSQL, oldest first. */
+export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
+  InterviewApiInitialPostgres1763800000000,
+]);
+
+/** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
+export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
+  InterviewApiInitialSqlite1763800000000,
+]);
+
+/** The database types the module ships migrations for. */
+export type InterviewApiMigrationsType = 'postgres' | 'better-sqlite3' | 'sqlite';
+
+/**
+ * The module's migrations for a DataSource `type`, for the host to list next to its own:
+ * `migrations: [...interviewApiMigrations('postgres'), ...hostMigrations]`.
+ */
+export function interviewApiMigrations(type: InterviewApiMigrationsType): InterviewApiMigration[] {
+  switch (type) {
+    case 'postgres':
+      return [...POSTGRES_MIGRATIONS];
+    case 'better-sqlite3':
+    case 'sqlite':
+      return [...SQLITE_MIGRATIONS];
+    default:
+      throw new Error(
+        `nest-interview-api ships migrations for postgres, better-sqlite3 and sqlite, not ${String(type)}`,
+      );
+  }
+}

@@ -1,0 +1,103 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { INTERVIEW_API_ENTITIES } from '../lib/interview-api.module.js';
+import { interviewApiMigrations, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../lib/migrations/index.js';
+import { TestDatabase } from './support/database.js';
+
+describe('migrations', () => {
+  let db: TestDatabase;
+  const dataSources: DataSource[] = [];
+
+  beforeEach(async () => {
+    db = await TestDatabase.create();
+  });
+
+  afterEach(async () => {
+    for (const dataSource of dataSources.splice(0)) {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    }
+    await db.drop();
+  });
+
+  /** A DataSource over the module's entities and migrations, never synchronized. */
+  async function open(extra: Partial<{ migrationsRun: boolean }> = {}): Promise<DataSource> {
+    const base = db.options({ synchronize: false });
+    const options = {
+      ...base,
+      entities: INTERVIEW_API_ENTITIES,
+      migrations: interviewApiMigrations(base.type as 'postgres' | 'better-sqlite3'),
+      migrationsRun: extra.migrationsRun ?? false,
+    } as DataSourceOptions;
+    const dataSource = new DataSource(options);
+    dataSources.push(dataSource);
+    return dataSource.initialize();
+  }
+
+  /** What `synchronize` would still run against the database: nothing if the schema matches. */
+  async function drift(dataSource: DataSource): Promise<string[]> {
+    const log = await dataSource.driver.createSchemaBuilder().log();
+    return log.upQueries.map((query) => query.query);
+  }
+
+  const moduleTables = (dataSource: DataSource) =>
+    dataSource.entityMetadatas.map((metadata) => metadata.tableName).sort();
+
+  async function existingModuleTables(dataSource: DataSource): Promise<string[]> {
+    const queryRunner = dataSource.createQueryRunner();
+    try {
+      const tables = await queryRunner.getTables(moduleTables(dataSource));
+      return tables.map((table) => table.name.split('.').pop()!).sort();
+    } finally {
+      await queryRunner.release();
+    }
+  }
+
+  async function executedMigrations(dataSource: DataSource): Promise<string[]> {
+    const rows: { name: string }[] = await dataSource.query(
+      `SELECT ${dataSource.driver.escape('name')} AS name FROM ${dataSource.driver.escape('migrations')}`,
+    );
+    return rows.map((row) => row.name);
+  }
+
+  it('picks the migrations for the DataSource type', () => {
+    expect(interviewApiMigrations('postgres')).toEqual([...POSTGRES_MIGRATIONS]);
+    expect(interviewApiMigrations('better-sqlite3')).toEqual([...SQLITE_MIGRATIONS]);
+    expect(interviewApiMigrations('sqlite')).toEqual([...SQLITE_MIGRATIONS]);
+    expect(() => interviewApiMigrations('mysql' as never)).toThrow(/mysql/);
+  });
+
+  it('migrates a fresh database to exactly the entities, and undoes it', async () => {
+    const dataSource = await open();
+    expect(moduleTables(dataSource)).toHaveLength(INTERVIEW_API_ENTITIES.length);
+    expect(await existingModuleTables(dataSource)).toEqual([]);
+    // The drift check sees a missing schema: it is not vacuous.
+    expect((await drift(dataSource)).length).toBeGreaterThan(0);
+
+    const ran = await dataSource.runMigrations();
+    expect(ran.map((migration) => migration.name)).toEqual(
+      interviewApiMigrations(dataSource.options.type as 'postgres' | 'better-sqlite3').map(
+        (migration) => new migration().name,
+      ),
+    );
+    expect(await existingModuleTables(dataSource)).toEqual(moduleTables(dataSource));
+    expect(await drift(dataSource)).toEqual([]);
+
+    await dataSource.undoLastMigration();
+    expect(await existingModuleTables(dataSource)).toEqual([]);
+    expect(await executedMigrations(dataSource)).toEqual([]);
+  });
+
+  it('runs once: a second run, or a second start with migrationsRun, is a no-op', async () => {
+    const first = await open({ migrationsRun: true });
+    expect(await existingModuleTables(first)).toEqual(moduleTables(first));
+    const executed = await executedMigrations(first);
+    expect(executed).toHaveLength(1);
+    expect(await first.runMigrations()).toEqual([]);
+    expect(await first.showMigrations()).toBe(false);
+    await first.destroy();
+
+    const second = await open({ migrationsRun: true });
+    expect(await executedMigrations(second)).toEqual(executed);
+    expect(await second.runMigrations()).toEqual([]);
+    expect(await drift(second)).toEqual([]);
+  });
+});
