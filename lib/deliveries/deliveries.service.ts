@@ -99,7 +99,7 @@ export class DeliveriesService {
         type: 'webhook.test',
         data: { ...toWebhookEndpointView(endpoint) },
       },
-      { kind: 'endpoint', endpointId: endpoint.id },
+      { endpointId: endpoint.id },
     );
     return toDeliveryView(await this.find(key, endpoint, deliveryIds[0]));
   }

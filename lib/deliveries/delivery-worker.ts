@@ -14,6 +14,13 @@ import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js'
 import { createRedisConnection } from './redis-connection.js';
 
 /**
+ * Batches a worker process runs at once. Enough to overlap one batch's database writes with the
+ * next one's sends (which the shared limiter bounds by webhooks.concurrency); more would only
+ * compete with the host's own queries for the connection pool.
+ */
+const JOB_CONCURRENCY = 8;
+
+/**
  * The consumer side: a BullMQ worker feeding batches to the processor. Several processes on one
  * Redis share the work; `worker: false` runs the API without one. Shutdown waits for the batches
  * in flight, so their sends are recorded; a killed process leaves claims that expire.
@@ -39,9 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       {
         connection: this.connection,
         prefix: this.options.queuePrefix,
-        // As many batches at once as sends allowed: under a trickle of publishes batches are small,
-        // and the shared send limiter still bounds the requests in flight.
-        concurrency: this.options.webhooks.concurrency,
+        concurrency: JOB_CONCURRENCY,
         lockDuration: this.options.webhooks.timeoutMs * 2 + 30_000,
         removeOnComplete: { count: 0 },
         removeOnFail: { count: 1000 },

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { SqlDialect } from '../deliveries/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 
-/** The event row to store. */
+/** An event row to store, and where it goes. */
 export interface OutboxEvent {
   id: string;
   accountId: string;
@@ -10,73 +10,68 @@ export interface OutboxEvent {
   type: string;
   payload: string;
   createdAt: Date;
+  /** Every enabled subscribed endpoint of the account and mode, or this one endpoint (a test event). */
+  endpointId: string | null;
 }
 
-/** Every enabled endpoint of the event's account and mode that subscribes to it, or one endpoint. */
-export type OutboxTarget = { kind: 'subscribers' } | { kind: 'endpoint'; endpointId: string };
-
+const EVENT_COLUMNS = 'id, account_id, livemode, type, payload, created_at';
 const DELIVERY_COLUMNS =
   'id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at';
+const VALUE_COLUMNS =
+  'id, account_id, livemode, type, payload, created_at, delivery_prefix, subscription, endpoint_id';
 
 /**
- * Writes an event and its pending deliveries. On PostgreSQL that is one statement (atomic by
+ * Writes events and their pending deliveries. On PostgreSQL that is one statement (atomic by
  * itself, so no transaction round trips); on SQLite two, which the caller runs in a transaction.
- * The fan-out happens in the database: the endpoints are never loaded into the process.
+ * The fan-out happens in the database: endpoints are never loaded into the process. Answers the
+ * delivery ids by event id.
  */
 export async function writeToOutbox(
   manager: EntityManager,
   sql: SqlDialect,
-  event: OutboxEvent,
-  target: OutboxTarget,
-): Promise<string[]> {
-  const params: unknown[] = [
-    event.id,
-    event.accountId,
-    event.livemode,
-    event.type,
-    event.payload,
-    sql.time(event.createdAt),
-    idTimePrefix('dlv', event.createdAt),
-    target.kind === 'endpoint' ? target.endpointId : JSON.stringify(event.type),
-  ];
-  const p = (n: number): string => sql.param(n);
-  const ts = (n: number): string => sql.timeParam(n);
-  // The id's random part comes from the database; enabled_events is stored as JSON text, so a
-  // subscription is `["*"]` or contains the quoted type (types are [a-z0-9_.] only).
-  const randomPart = sql.postgres
-    ? `substr(md5(random()::text || clock_timestamp()::text || e.id), 1, 16)`
-    : `lower(hex(randomblob(8)))`;
-  const matches =
-    target.kind === 'endpoint'
-      ? `e.id = ${p(8)}`
-      : `e.status = 'enabled' AND (e.enabled_events = '["*"]' OR ${sql.postgres ? `strpos(e.enabled_events, ${p(8)}) > 0` : `instr(e.enabled_events, ${p(8)}) > 0`})`;
-  const selectDeliveries = `SELECT ${p(7)} || ${randomPart}, e.account_id, e.livemode, e.id, ${p(1)}, ${p(4)}, 'pending', 0, ${ts(6)}, ${ts(6)}, ${ts(6)}
-    FROM interview_webhook_endpoints e WHERE e.account_id = ${p(2)} AND e.livemode = ${p(3)} AND ${matches}`;
-  const insertEvent = `INSERT INTO interview_events (id, account_id, livemode, type, payload, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${ts(6)})`;
-
-  if (sql.postgres) {
-    const rows: { id: string }[] = await manager.query(
-      `WITH event AS (${insertEvent}) INSERT INTO interview_webhook_deliveries (${DELIVERY_COLUMNS}) ${selectDeliveries} RETURNING id`,
-      params,
+  events: readonly OutboxEvent[],
+): Promise<Map<string, string[]>> {
+  const params: unknown[] = [];
+  const rows = events.map((event) => {
+    const at = params.length;
+    params.push(
+      event.id,
+      event.accountId,
+      event.livemode,
+      event.type,
+      event.payload,
+      sql.time(event.createdAt),
+      idTimePrefix('dlv', event.createdAt),
+      // enabled_events is stored as JSON text: a subscription contains the quoted type
+      // (types are [a-z0-9_.] only, so quoting needs no escaping).
+      JSON.stringify(event.type),
+      event.endpointId,
     );
-    return rows.map((row) => row.id);
-  }
-  await manager.query(insertEvent, params.slice(0, 6));
-  // SQLite binds `?` positionally: the SELECT's placeholders in order of appearance.
-  const selectParams = [
-    params[6],
-    params[0],
-    params[3],
-    params[5],
-    params[5],
-    params[5],
-    params[1],
-    params[2],
-    params[7],
-  ];
-  const rows: { id: string }[] = await manager.query(
-    `INSERT INTO interview_webhook_deliveries (${DELIVERY_COLUMNS}) ${selectDeliveries} RETURNING id`,
-    selectParams,
-  );
-  return rows.map((row) => row.id);
+    const p = (n: number): string => sql.param(at + n);
+    return `(${p(1)}, ${p(2)}, ${sql.postgres ? `CAST(${p(3)} AS boolean)` : p(3)}, ${p(4)}, ${p(5)}, ${sql.timeParam(at + 6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
+  });
+  const values = `v(${VALUE_COLUMNS}) AS (VALUES ${rows.join(', ')})`;
+  const randomPart = sql.postgres
+    ? `substr(md5(random()::text || clock_timestamp()::text || e.id || v.id), 1, 16)`
+    : `lower(hex(randomblob(8)))`;
+  const contains = sql.postgres
+    ? 'strpos(e.enabled_events, v.subscription) > 0'
+    : 'instr(e.enabled_events, v.subscription) > 0';
+  const insertDeliveries = `INSERT INTO interview_webhook_deliveries (${DELIVERY_COLUMNS})
+    SELECT v.delivery_prefix || ${randomPart}, e.account_id, e.livemode, e.id, v.id, v.type, 'pending', 0, v.created_at, v.created_at, v.created_at
+    FROM v JOIN interview_webhook_endpoints e ON e.account_id = v.account_id AND e.livemode = v.livemode
+    WHERE (v.endpoint_id IS NOT NULL AND e.id = v.endpoint_id)
+       OR (v.endpoint_id IS NULL AND e.status = 'enabled' AND (e.enabled_events = '["*"]' OR ${contains}))
+    RETURNING id, event_id`;
+  const insertEvents = `INSERT INTO interview_events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
+
+  const created: { id: string; event_id: string }[] = sql.postgres
+    ? await manager.query(`WITH ${values}, inserted AS (${insertEvents}) ${insertDeliveries}`, params)
+    : await (async () => {
+        await manager.query(`WITH ${values} ${insertEvents}`, params);
+        return manager.query(`WITH ${values} ${insertDeliveries}`, params);
+      })();
+  const byEvent = new Map<string, string[]>(events.map((event) => [event.id, []]));
+  for (const row of created) byEvent.get(row.event_id)?.push(row.id);
+  return byEvent;
 }

@@ -10,7 +10,8 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { AfterCommit } from './after-commit.js';
 import type { ApiEvent } from './api-event.js';
-import { type OutboxEvent, type OutboxTarget, writeToOutbox } from './event-outbox.js';
+import { type OutboxEvent, writeToOutbox } from './event-outbox.js';
+import { PublishBatcher } from './publish-batcher.js';
 import { EventTypes } from './event-types.js';
 import type { PublishEventInput, PublishOptions } from './publish-event.input.js';
 
@@ -23,9 +24,10 @@ import type { PublishEventInput, PublishOptions } from './publish-event.input.js
 export class EventPublisher {
   private readonly afterCommit: AfterCommit;
   private readonly sql: SqlDialect;
+  private readonly batcher: PublishBatcher;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly eventTypes: EventTypes,
     private readonly dispatcher: DeliveryDispatcher,
@@ -33,17 +35,18 @@ export class EventPublisher {
   ) {
     this.afterCommit = new AfterCommit(dataSource);
     this.sql = new SqlDialect(dataSource);
+    this.batcher = new PublishBatcher(dataSource, this.sql);
   }
 
   async publish(input: PublishEventInput, options: PublishOptions = {}): Promise<ApiEvent> {
     this.validate(input);
-    return (await this.store(input, { kind: 'subscribers' }, options.manager)).event;
+    return (await this.store(input, { endpointId: null }, options.manager)).event;
   }
 
   /** Publishes for the module itself (test events): the event and the ids of its deliveries. */
   async store(
     input: PublishEventInput,
-    target: OutboxTarget,
+    target: { endpointId: string | null },
     manager?: EntityManager,
   ): Promise<{ event: ApiEvent; deliveryIds: string[] }> {
     const now = this.clock.now();
@@ -63,8 +66,10 @@ export class EventPublisher {
       type: input.type,
       payload: JSON.stringify(event),
       createdAt: now,
+      endpointId: target.endpointId,
     };
-    const write = (tx: EntityManager): Promise<string[]> => writeToOutbox(tx, this.sql, row, target);
+    const write = async (tx: EntityManager): Promise<string[]> =>
+      (await writeToOutbox(tx, this.sql, [row])).get(row.id) ?? [];
     const due = (ids: string[]): DueDelivery[] => ids.map((id) => ({ id, nextAttemptAt: null }));
 
     const hostTransaction = manager?.queryRunner?.isTransactionActive ? manager.queryRunner : undefined;
@@ -73,9 +78,12 @@ export class EventPublisher {
       this.afterCommit.schedule(hostTransaction, () => this.dispatcher.dispatch(due(deliveryIds)));
       return { event, deliveryIds };
     }
-    const executor = manager ?? this.dataSource.manager;
     // One statement on PostgreSQL is atomic by itself; SQLite's two need a transaction.
-    const deliveryIds = this.sql.postgres ? await write(executor) : await executor.transaction(write);
+    const deliveryIds = !manager
+      ? await this.batcher.write(row)
+      : this.sql.postgres
+        ? await write(manager)
+        : await manager.transaction(write);
     this.dispatcher.dispatch(due(deliveryIds));
     return { event, deliveryIds };
   }

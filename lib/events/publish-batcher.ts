@@ -1,0 +1,53 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { SqlDialect } from '../deliveries/sql-dialect.js';
+import { type OutboxEvent, writeToOutbox } from './event-outbox.js';
+
+interface Waiting {
+  event: OutboxEvent;
+  resolve: (deliveryIds: string[]) => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_EVENTS_PER_WRITE = 200;
+
+/**
+ * Group commit for publishes that run in no host transaction: the calls made while one write is
+ * being prepared share one statement and one commit. A commit costs a disk flush, so one commit
+ * per event would cap publishing at the disk's flush rate; every caller still resolves only once
+ * its own event is durably stored.
+ */
+export class PublishBatcher {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: SqlDialect,
+  ) {}
+
+  write(event: OutboxEvent): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ event, resolve, reject });
+      if (this.waiting.length >= MAX_EVENTS_PER_WRITE) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) return;
+    const events = batch.map((waiting) => waiting.event);
+    const write = (manager: EntityManager): Promise<Map<string, string[]>> =>
+      writeToOutbox(manager, this.sql, events);
+    const written = this.sql.postgres ? write(this.dataSource.manager) : this.dataSource.transaction(write);
+    written.then(
+      (byEvent) => batch.forEach((waiting) => waiting.resolve(byEvent.get(waiting.event.id) ?? [])),
+      (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
+    );
+  }
+}
