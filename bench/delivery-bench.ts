@@ -1,15 +1,15 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import type { INestApplication } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { EventPublisher, InterviewApiModule, WebhookEndpointEntity } from '../lib/index.js';
+import { EventPublisher, WebhookEndpointEntity } from '../lib/index.js';
+import { bootBenchHost, PG, REDIS } from './bench-host.js';
 import { CountingLogger } from './counting-logger.js';
 
-const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
-const REDIS = { host: '127.0.0.1', port: 6379 };
+/** Where the worker runs: inside the publishing host, or in a process of its own. */
+export type Topology = 'in-process' | 'worker-process';
 
 export interface DeliveryRun {
   deliveries: number;
@@ -19,8 +19,6 @@ export interface DeliveryRun {
   redisPerDelivery: number;
   /** SQL statements of the publishes alone, per event. */
   publishSqlPerEvent: number;
-  /** Time until the last publish returned. */
-  publishSeconds: number;
 }
 
 async function redisCalls(redis: Redis): Promise<number> {
@@ -37,6 +35,42 @@ async function postgres(sql: string): Promise<void> {
   await client.end();
 }
 
+function ask<T>(child: ChildProcess, message: object, key: string): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (reply: Record<string, unknown>): void => {
+      if (key in reply) {
+        child.off('message', listener);
+        resolve(reply[key] as T);
+      }
+    };
+    child.on('message', listener);
+    if (Object.keys(message).length > 0) child.send(message);
+  });
+}
+
+async function seedEndpoints(app: INestApplication, receiverUrl: string, endpoints: number): Promise<void> {
+  const now = new Date();
+  await app
+    .get(DataSource)
+    .getRepository(WebhookEndpointEntity)
+    .insert(
+      Array.from({ length: endpoints }, (_, i) => ({
+        id: `whk_bench${String(i).padStart(6, '0')}`,
+        accountId: 'acct_bench',
+        livemode: true,
+        url: receiverUrl,
+        description: null,
+        enabledEvents: ['*'],
+        status: 'enabled' as const,
+        disabledReason: null,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+}
+
 /**
  * (a)/(b): `events` events to `endpoints` endpoints, published by `publishers` concurrent callers,
  * timed from the first publish to the last delivery recorded succeeded.
@@ -46,57 +80,20 @@ export async function deliveryRun(
   events: number,
   endpoints: number,
   publishers: number,
+  topology: Topology,
 ): Promise<DeliveryRun> {
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   await postgres(`CREATE SCHEMA ${schema}`);
   const logger = new CountingLogger();
-
-  @Module({
-    imports: [
-      TypeOrmModule.forRoot({
-        type: 'postgres',
-        ...PG,
-        username: PG.user,
-        schema,
-        synchronize: true,
-        autoLoadEntities: true,
-        logging: ['query'],
-        logger,
-        extra: { max: 20, options: `-c search_path=${schema}` },
-      }),
-      InterviewApiModule.forRoot({
-        keyPrefix: 'iv',
-        cursorSecret: 'bench-cursor-secret-0123456789abcdef',
-        redis: REDIS,
-        queuePrefix: schema,
-        webhooks: { allowInsecureUrls: true, concurrency: 50 },
-      }),
-    ],
-  })
-  class BenchModule {}
-
-  const app: INestApplication = await NestFactory.create(BenchModule, { logger: ['error', 'warn'] });
-  await app.init();
-  const dataSource = app.get(DataSource);
+  const app = await bootBenchHost(schema, { worker: topology === 'in-process', createsSchema: true }, logger);
+  await seedEndpoints(app, receiverUrl, endpoints);
+  let worker: ChildProcess | null = null;
+  if (topology === 'worker-process') {
+    worker = fork(new URL('./worker-process.js', import.meta.url), [schema]);
+    await ask(worker, {}, 'ready');
+    await ask(worker, { type: 'reset' }, 'reset');
+  }
   const publisher = app.get(EventPublisher);
-  const now = new Date();
-  await dataSource.getRepository(WebhookEndpointEntity).insert(
-    Array.from({ length: endpoints }, (_, i) => ({
-      id: `whk_bench${String(i).padStart(6, '0')}`,
-      accountId: 'acct_bench',
-      livemode: true,
-      url: receiverUrl,
-      description: null,
-      enabledEvents: ['*'],
-      status: 'enabled' as const,
-      disabledReason: null,
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      failingSince: null,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
-
   const redis = new Redis(REDIS);
   const poll = new pg.Client(PG);
   await poll.connect();
@@ -124,7 +121,6 @@ export async function deliveryRun(
     }
   };
   await Promise.all(Array.from({ length: publishers }, publish));
-  const publishSeconds = (performance.now() - started) / 1000;
   for (;;) {
     const { rows } = await poll.query<{ count: string }>(
       `SELECT COUNT(*) AS count FROM ${schema}.interview_webhook_deliveries WHERE status = 'succeeded'`,
@@ -134,6 +130,7 @@ export async function deliveryRun(
   }
   const seconds = (performance.now() - started) / 1000;
   const redisAfter = await redisCalls(redis);
+  const workerStatements = worker ? await ask<number>(worker, { type: 'stop' }, 'statements') : 0;
 
   await app.close();
   await poll.end();
@@ -145,9 +142,8 @@ export async function deliveryRun(
     deliveries: expected,
     seconds,
     perSecond: expected / seconds,
-    sqlPerDelivery: logger.engineStatements / expected,
+    sqlPerDelivery: (logger.engineStatements + workerStatements) / expected,
     redisPerDelivery: (redisAfter - redisBefore) / expected,
     publishSqlPerEvent: logger.publisherStatements / events,
-    publishSeconds,
   };
 }

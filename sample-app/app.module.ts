@@ -1,0 +1,61 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InterviewApiModule } from '../lib/index.js';
+import { DEMO_CONFIG, HOST_EVENT_TYPES, loadDemoConfig } from './demo-config.js';
+import { DevelopersApiController } from './developers/developers-api.controller.js';
+import { DevelopersPageController } from './developers/developers-page.controller.js';
+import { DemoReceiverController } from './receiver/demo-receiver.controller.js';
+import { DemoReceiverService } from './receiver/demo-receiver.service.js';
+import { DemoSessionsService } from './sessions/demo-sessions.service.js';
+import { InterviewSession } from './sessions/interview-session.entity.js';
+import { toSessionView } from './sessions/session-view.js';
+
+const config = loadDemoConfig();
+
+/**
+ * The sample host: its own DataSource and entity, the module mounted with forRoot, and three
+ * pieces of its own: the Developers page (dashboard), the session logic that publishes events,
+ * and a local webhook receiver.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forRoot({
+      type: 'better-sqlite3',
+      database: config.databaseFile,
+      enableWAL: true,
+      autoLoadEntities: true,
+      // Demo only: a real host runs the package's migrations (lib/migrations) next to its own.
+      synchronize: true,
+    }),
+    TypeOrmModule.forFeature([InterviewSession]),
+    InterviewApiModule.forRoot({
+      keyPrefix: config.keyPrefix,
+      cursorSecret: config.cursorSecret,
+      redis: config.redis,
+      serviceName: 'Interview',
+      queuePrefix: 'interview-demo',
+      eventTypes: HOST_EVENT_TYPES,
+      webhooks: {
+        // Local demo only: lets endpoints use http:// and loopback, such as the demo receiver.
+        allowInsecureUrls: true,
+        timeoutMs: 5_000,
+        // Short, so that a failing receiver shows its retries within a minute.
+        retryScheduleMs: [5_000, 15_000, 60_000],
+        sweepIntervalMs: 5_000,
+      },
+      resources: [
+        {
+          path: 'sessions',
+          entity: InterviewSession,
+          object: 'session',
+          scope: 'results:read',
+          filters: ['status'],
+          toJSON: (row) => ({ ...toSessionView(row as InterviewSession) }),
+        },
+      ],
+    }),
+  ],
+  controllers: [DevelopersPageController, DevelopersApiController, DemoReceiverController],
+  providers: [{ provide: DEMO_CONFIG, useValue: config }, DemoSessionsService, DemoReceiverService],
+})
+export class AppModule {}

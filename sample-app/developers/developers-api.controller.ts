@@ -1,0 +1,136 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseFilters } from '@nestjs/common';
+import {
+  ApiExceptionFilter,
+  ApiKeysService,
+  ParameterInvalidError,
+  type ApiKeyView,
+  type CreatedApiKey,
+  type Scope,
+} from '../../lib/index.js';
+import { DEMO_CONFIG, type DemoConfig } from '../demo-config.js';
+import { DemoReceiverService, type ReceivedWebhook } from '../receiver/demo-receiver.service.js';
+import {
+  DemoSessionsService,
+  type RolledBackChange,
+  type SessionChange,
+} from '../sessions/demo-sessions.service.js';
+import type { SessionView } from '../sessions/session-view.js';
+
+interface CreateKeyBody {
+  name?: unknown;
+  mode?: unknown;
+  scopes?: unknown;
+}
+
+function livemodeOf(mode: unknown): boolean {
+  if (mode === undefined || mode === 'test') return false;
+  if (mode === 'live') return true;
+  throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
+}
+
+/**
+ * The dashboard's own routes, behind the host's login in a real app (the demo has one signed-in
+ * user for one account). They call the module's services directly: keys are managed here, never
+ * through /v1, and sessions are the host's business. The module's error filter is reused so
+ * that the page reads one error shape everywhere.
+ */
+@Controller('developers/api')
+@UseFilters(ApiExceptionFilter)
+export class DevelopersApiController {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly sessions: DemoSessionsService,
+    private readonly receiver: DemoReceiverService,
+    @Inject(DEMO_CONFIG) private readonly config: DemoConfig,
+  ) {}
+
+  @Get('keys')
+  async listKeys(): Promise<{ data: ApiKeyView[] }> {
+    return { data: await this.keys.list(this.config.accountId) };
+  }
+
+  /** The only answer that ever contains the full key. */
+  @Post('keys')
+  createKey(@Body() body: CreateKeyBody | undefined): Promise<CreatedApiKey> {
+    const { name, mode, scopes } = body ?? {};
+    return this.keys.create({
+      accountId: this.config.accountId,
+      name: typeof name === 'string' ? name : '',
+      mode: livemodeOf(mode) ? 'live' : 'test',
+      scopes: Array.isArray(scopes) ? (scopes as Scope[]) : [],
+      creatorScopes: this.config.userScopes,
+    });
+  }
+
+  @Delete('keys/:id')
+  @HttpCode(200)
+  async revokeKey(@Param('id') id: string): Promise<{ id: string; revoked: true }> {
+    await this.keys.revoke(this.config.accountId, id);
+    return { id, revoked: true };
+  }
+
+  @Get('sessions')
+  async listSessions(): Promise<{ data: SessionView[] }> {
+    return { data: await this.sessions.list() };
+  }
+
+  @Post('sessions')
+  startSession(
+    @Body() body: { mode?: unknown; candidate_name?: unknown } | undefined,
+  ): Promise<SessionChange> {
+    const { mode, candidate_name: candidateName } = body ?? {};
+    return this.sessions.start({
+      livemode: livemodeOf(mode),
+      candidateName: typeof candidateName === 'string' ? candidateName : undefined,
+    });
+  }
+
+  /** Shows the other half of the pattern: a failure before COMMIT leaves no event and sends nothing. */
+  @Post('sessions/rollback-demo')
+  @HttpCode(200)
+  startThenRollBack(@Body() body: { mode?: unknown } | undefined): Promise<RolledBackChange> {
+    return this.sessions.startThenRollBack({ livemode: livemodeOf(body?.mode) });
+  }
+
+  @Post('sessions/:id/complete')
+  @HttpCode(200)
+  completeSession(@Param('id') id: string): Promise<SessionChange> {
+    return this.sessions.complete(id);
+  }
+
+  @Get('receiver')
+  receiverState(): { url: string; secrets_known: number; failing: boolean; received: ReceivedWebhook[] } {
+    return {
+      url: this.config.receiverUrl,
+      secrets_known: this.receiver.secretCount,
+      failing: this.receiver.failing,
+      received: this.receiver.recent(),
+    };
+  }
+
+  /** Hands the receiver an endpoint's signing secret, as a customer would put it in their config. */
+  @Post('receiver/secrets')
+  @HttpCode(200)
+  addReceiverSecret(@Body() body: { secret?: unknown } | undefined): { secrets_known: number } {
+    const secret = body?.secret;
+    if (typeof secret !== 'string' || !secret.startsWith('whsec_')) {
+      throw new ParameterInvalidError('secret', 'secret must be the whsec_... value of an endpoint.');
+    }
+    this.receiver.addSecret(secret);
+    return { secrets_known: this.receiver.secretCount };
+  }
+
+  @Post('receiver/failing')
+  @HttpCode(200)
+  setReceiverFailing(@Body() body: { failing?: unknown } | undefined): { failing: boolean } {
+    this.receiver.failing = body?.failing === true;
+    return { failing: this.receiver.failing };
+  }
+
+  @Delete('receiver/received')
+  @HttpCode(200)
+  clearReceived(): { cleared: true } {
+    this.receiver.clear();
+    return { cleared: true };
+  }
+}

@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module.js';
+import { loadDemoConfig } from './demo-config.js';
+
+async function bootstrap(): Promise<void> {
+  const config = loadDemoConfig();
+  // rawBody: the demo receiver verifies signatures over the exact bytes it was sent.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { rawBody: true });
+  app.enableShutdownHooks();
+  await app.listen(config.port);
+  const base = `http://127.0.0.1:${config.port}`;
+  const logger = new Logger('Demo');
+  logger.log(`Developers page: ${base}/developers`);
+  logger.log(`API:             ${base}/v1/ping (Authorization: Bearer iv_test_...)`);
+  logger.log(`Demo receiver:   ${config.receiverUrl}`);
+  logger.log(`Database:        ${config.databaseFile}`);
+}
+
+bootstrap().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from '../../lib/index.js';
+
+export type Verification = 'verified' | 'invalid' | 'skipped';
+
+export interface ReceivedWebhook {
+  received_at: string;
+  webhook_id: string | null;
+  event_type: string | null;
+  event_id: string | null;
+  data_id: string | null;
+  verification: Verification;
+  /** Why the signature was refused, or why it was not checked. */
+  detail: string | null;
+  answered: number;
+}
+
+const KEEP = 25;
+
+/**
+ * The receiving side of a webhook, as a customer would write it, living in the same process only
+ * for the demo. It knows the signing secrets it was given (the Developers page hands over the
+ * secret an endpoint is created with; DEMO_WEBHOOK_SECRET gives one at start-up). Without any
+ * secret it still accepts and records deliveries, marked "skipped": a real receiver must not.
+ */
+@Injectable()
+export class DemoReceiverService {
+  private readonly secrets = new Set<string>();
+  private readonly received: ReceivedWebhook[] = [];
+  /** When set, the receiver answers 500, to watch retries and the attempt log. */
+  failing = false;
+
+  constructor() {
+    if (process.env.DEMO_WEBHOOK_SECRET) this.secrets.add(process.env.DEMO_WEBHOOK_SECRET);
+  }
+
+  addSecret(secret: string): void {
+    this.secrets.add(secret);
+  }
+
+  get secretCount(): number {
+    return this.secrets.size;
+  }
+
+  recent(): ReceivedWebhook[] {
+    return [...this.received];
+  }
+
+  clear(): void {
+    this.received.length = 0;
+  }
+
+  /** Checks one delivery and records it; returns the status to answer with. */
+  receive(rawBody: Buffer | undefined, headers: WebhookHeaders): number {
+    const body = rawBody ?? Buffer.alloc(0);
+    const { verification, detail } = this.verify(body, headers);
+    const status = verification === 'invalid' ? 400 : this.failing ? 500 : 200;
+    const event = parseEvent(body);
+    const header = (name: string): string | null => {
+      const value = (headers as Record<string, string | string[] | undefined>)[name];
+      return Array.isArray(value) ? value.join(' ') : (value ?? null);
+    };
+    this.received.unshift({
+      received_at: new Date().toISOString(),
+      webhook_id: header('webhook-id'),
+      event_type: event?.type ?? null,
+      event_id: event?.id ?? null,
+      data_id: event?.data?.object?.id ?? null,
+      verification,
+      detail,
+      answered: status,
+    });
+    this.received.length = Math.min(this.received.length, KEEP);
+    return status;
+  }
+
+  private verify(
+    body: Buffer,
+    headers: WebhookHeaders,
+  ): { verification: Verification; detail: string | null } {
+    if (this.secrets.size === 0) {
+      return { verification: 'skipped', detail: 'no signing secret known: set DEMO_WEBHOOK_SECRET' };
+    }
+    let failure = 'no secret matched';
+    for (const secret of this.secrets) {
+      try {
+        // The raw bytes as received: JSON re-serialised from req.body would not match the signature.
+        verifyWebhook(body, headers, secret, { toleranceSeconds: 300 });
+        return { verification: 'verified', detail: null };
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        failure = `${error.reason}: ${error.message}`;
+      }
+    }
+    return { verification: 'invalid', detail: failure };
+  }
+}
+
+interface ParsedEvent {
+  id?: string;
+  type?: string;
+  data?: { object?: { id?: string } };
+}
+
+function parseEvent(body: Buffer): ParsedEvent | null {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' ? (parsed as ParsedEvent) : null;
+  } catch {
+    return null;
+  }
+}
