@@ -2,30 +2,72 @@ import type { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm
 
 type Callback = () => void;
 
+interface Scheduled {
+  /** The transaction level the work was written at (1 = the outermost transaction). */
+  depth: number;
+  callback: Callback;
+}
+
+interface TransactionEvent {
+  queryRunner: QueryRunner;
+}
+
 /**
  * Runs work after a host transaction commits (and forgets it on rollback). Enqueueing deliveries
  * inside the transaction could send an event the host then rolls back; after commit it cannot.
+ *
+ * TypeORM runs a nested `manager.transaction()` as a savepoint and reports its release as a
+ * commit. Only the outermost commit makes the rows durable and visible (and on SQLite, whose one
+ * connection lets the worker read uncommitted rows, sending earlier would send rows the host may
+ * still roll back), so levels are counted: a released savepoint hands its work to the enclosing
+ * level, a savepoint rolled back forgets only the work written inside it.
  */
 export class AfterCommit implements EntitySubscriberInterface {
-  private readonly pending = new WeakMap<QueryRunner, Callback[]>();
+  private readonly depths = new WeakMap<QueryRunner, number>();
+  private readonly pending = new WeakMap<QueryRunner, Scheduled[]>();
 
   constructor(dataSource: DataSource) {
     dataSource.subscribers.push(this);
   }
 
   schedule(queryRunner: QueryRunner, callback: Callback): void {
-    const callbacks = this.pending.get(queryRunner) ?? [];
-    callbacks.push(callback);
-    this.pending.set(queryRunner, callbacks);
+    const scheduled = this.pending.get(queryRunner) ?? [];
+    scheduled.push({ depth: this.depths.get(queryRunner) ?? 0, callback });
+    this.pending.set(queryRunner, scheduled);
   }
 
-  afterTransactionCommit(event: { queryRunner: QueryRunner }): void {
-    const callbacks = this.pending.get(event.queryRunner);
-    this.pending.delete(event.queryRunner);
-    callbacks?.forEach((callback) => callback());
+  afterTransactionStart(event: TransactionEvent): void {
+    this.depths.set(event.queryRunner, (this.depths.get(event.queryRunner) ?? 0) + 1);
   }
 
-  afterTransactionRollback(event: { queryRunner: QueryRunner }): void {
-    this.pending.delete(event.queryRunner);
+  afterTransactionCommit(event: TransactionEvent): void {
+    const runner = event.queryRunner;
+    const depth = this.leave(runner);
+    const scheduled = this.pending.get(runner) ?? [];
+    if (runner.isTransactionActive) {
+      // A savepoint was released: its work now commits or rolls back with the enclosing level.
+      for (const item of scheduled) item.depth = Math.min(item.depth, depth);
+      return;
+    }
+    this.pending.delete(runner);
+    scheduled.forEach((item) => item.callback());
+  }
+
+  afterTransactionRollback(event: TransactionEvent): void {
+    const runner = event.queryRunner;
+    const depth = this.leave(runner);
+    if (!runner.isTransactionActive) {
+      this.pending.delete(runner);
+      return;
+    }
+    const kept = (this.pending.get(runner) ?? []).filter((item) => item.depth <= depth);
+    this.pending.set(runner, kept);
+  }
+
+  /** Closes one transaction level; answers the level now open (0 = none). */
+  private leave(runner: QueryRunner): number {
+    const depth = Math.max(0, (this.depths.get(runner) ?? 0) - 1);
+    this.depths.set(runner, depth);
+    return depth;
   }
 }

@@ -27,7 +27,7 @@ export class EventPublisher {
   private readonly batcher: PublishBatcher;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly eventTypes: EventTypes,
     private readonly dispatcher: DeliveryDispatcher,
@@ -50,7 +50,7 @@ export class EventPublisher {
     manager?: EntityManager,
   ): Promise<{ event: ApiEvent; deliveryIds: string[] }> {
     const now = this.clock.now();
-    const event: ApiEvent = {
+    const payload = JSON.stringify({
       id: generateId('evt', now),
       object: 'event',
       type: input.type,
@@ -58,13 +58,17 @@ export class EventPublisher {
       livemode: input.livemode,
       created_at: now.toISOString(),
       data: { object: input.data },
-    };
+    } satisfies ApiEvent);
+    // The answer is the stored JSON read back, as GET /v1/events/{id} and every webhook carry it:
+    // the host's Dates become ISO strings, undefined fields go, and later changes to the host's
+    // object change nothing.
+    const event = JSON.parse(payload) as ApiEvent;
     const row: OutboxEvent = {
       id: event.id,
       accountId: input.accountId,
       livemode: input.livemode,
       type: input.type,
-      payload: JSON.stringify(event),
+      payload,
       createdAt: now,
       endpointId: target.endpointId,
     };
@@ -84,7 +88,13 @@ export class EventPublisher {
       : this.sql.postgres
         ? await write(manager)
         : await manager.transaction(write);
-    this.dispatcher.dispatch(due(deliveryIds));
+    const dispatch = (): void => this.dispatcher.dispatch(due(deliveryIds));
+    // TypeORM gives SQLite one connection and one query runner: a write made while another
+    // transaction is open on it (a host's, say) is only a savepoint of that one, and commits or
+    // rolls back with it. Sending before then could send an event that is never stored.
+    const shared = this.sql.postgres ? undefined : this.dataSource.createQueryRunner();
+    if (shared?.isTransactionActive) this.afterCommit.schedule(shared, dispatch);
+    else dispatch();
     return { event, deliveryIds };
   }
 

@@ -29,13 +29,21 @@ export class CreateWebhookEndpointDto {
   description?: string | null;
 }
 
+/**
+ * Validates a PATCH field whenever it is sent. IsOptional would also skip `null`, and a null url,
+ * enabled_events or disabled would then reach the service (a 500, or a silent no-op).
+ */
+function IfSent(): PropertyDecorator {
+  return ValidateIf((_dto: object, value: unknown) => value !== undefined);
+}
+
 export class UpdateWebhookEndpointDto {
-  @IsOptional()
+  @IfSent()
   @IsString()
   @MaxLength(2048)
   url?: string;
 
-  @IsOptional()
+  @IfSent()
   @IsArray()
   @ArrayNotEmpty({ message: 'enabled_events must list at least one event type, or be ["*"]' })
   @ArrayMaxSize(100)
@@ -48,7 +56,7 @@ export class UpdateWebhookEndpointDto {
   @MaxLength(1024)
   description?: string | null;
 
-  @IsOptional()
+  @IfSent()
   @IsBoolean()
   disabled?: boolean;
 }

@@ -65,30 +65,38 @@ export class WebhookEndpointsService {
     input: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointView> {
     const endpoint = await this.find(key, id);
-    const url = input.url === undefined ? undefined : this.validUrl(input.url);
-    const enabledEvents =
-      input.enabled_events === undefined ? undefined : this.validEventTypes(input.enabled_events);
-    const before = JSON.stringify(endpoint);
-    if (url !== undefined) endpoint.url = url;
-    if (enabledEvents !== undefined) endpoint.enabledEvents = enabledEvents;
-    if (input.description !== undefined) endpoint.description = input.description;
+    // Every value is checked before anything is written: one bad field changes nothing.
+    const changes: Partial<WebhookEndpointEntity> = {};
+    if (input.url !== undefined) {
+      const url = this.validUrl(input.url);
+      if (url !== endpoint.url) changes.url = url;
+    }
+    if (input.enabled_events !== undefined) {
+      const types = this.validEventTypes(input.enabled_events);
+      if (JSON.stringify(types) !== JSON.stringify(endpoint.enabledEvents)) changes.enabledEvents = types;
+    }
+    if (input.description !== undefined && input.description !== endpoint.description) {
+      changes.description = input.description;
+    }
     const disabling = input.disabled === true && endpoint.status === 'enabled';
     if (disabling) {
-      endpoint.status = 'disabled';
-      endpoint.disabledReason = 'disabled_by_request';
+      changes.status = 'disabled';
+      changes.disabledReason = 'disabled_by_request';
     } else if (input.disabled === false && endpoint.status === 'disabled') {
-      endpoint.status = 'enabled';
-      endpoint.disabledReason = null;
-      endpoint.failingSince = null;
+      changes.status = 'enabled';
+      changes.disabledReason = null;
+      changes.failingSince = null;
     }
-    if (JSON.stringify(endpoint) === before) return toWebhookEndpointView(endpoint);
+    if (Object.keys(changes).length === 0) return toWebhookEndpointView(endpoint);
     const now = this.clock.now();
-    endpoint.updatedAt = now;
+    changes.updatedAt = now;
+    // Only the changed columns are written: saving the whole row read above would put back a
+    // secret that a concurrent rotate_secret has just replaced (or a worker's failing_since).
     await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(WebhookEndpointEntity).save(endpoint);
+      await manager.getRepository(WebhookEndpointEntity).update({ id: endpoint.id }, changes);
       if (disabling) await dropPendingRetries(manager, endpoint.id, 'endpoint_disabled', now);
     });
-    return toWebhookEndpointView(endpoint);
+    return toWebhookEndpointView(Object.assign(endpoint, changes));
   }
 
   async remove(
