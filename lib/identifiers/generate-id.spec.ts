@@ -1,0 +1,22 @@
+import { generateId } from './generate-id.js';
+
+describe('generateId', () => {
+  it('is the prefix, 10 time characters and 16 random characters of lowercase Crockford base32', () => {
+    expect(generateId('evt')).toMatch(/^evt_[0-9a-hjkmnp-tv-z]{26}$/);
+  });
+
+  it('sorts by time, and in creation order within one millisecond', () => {
+    const now = new Date('2026-11-21T09:30:00.000Z');
+    const ids = Array.from({ length: 1000 }, () => generateId('evt', now));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    const later = generateId('evt', new Date(now.getTime() + 1));
+    expect(later > ids[ids.length - 1]).toBe(true);
+  });
+
+  it('draws a fresh random part in each new millisecond', () => {
+    const a = generateId('dlv', new Date(1_000));
+    const b = generateId('dlv', new Date(2_000));
+    expect(a.slice(14)).not.toEqual(b.slice(14));
+  });
+});
