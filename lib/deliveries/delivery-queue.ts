@@ -7,6 +7,9 @@ import { createRedisConnection } from './redis-connection.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 
+/** How long an enqueue may wait for Redis before the sweeper is left to send the batch. */
+const ADD_TIMEOUT_MS = 2000;
+
 /** A job carries a batch of delivery ids; the database holds everything else. */
 export interface DeliveryBatchJob {
   ids: string[];
@@ -36,21 +39,39 @@ export class DeliveryQueue implements OnApplicationShutdown {
     this.queue.on('error', () => undefined);
   }
 
-  /** Adds the batches; a failure is logged and left to the sweeper, the rows being durable. */
+  /**
+   * Adds the batches; a failure is logged and left to the sweeper, the rows being durable. Bounded
+   * in time: with a Redis never reached since start-up, BullMQ waits for it to become ready without
+   * end (the offline queue being off only fails commands once it was), and the sweeper and the
+   * application's shutdown, which wait for this, would hang with it.
+   */
   async add(batches: DeliveryBatch[]): Promise<boolean> {
     if (batches.length === 0) return true;
-    try {
-      await this.queue.addBulk(
-        batches.map((batch) => ({
-          name: 'send',
-          data: { ids: batch.ids },
-          opts: { delay: Math.max(0, batch.delayMs) },
-        })),
+    const added = this.queue.addBulk(
+      batches.map((batch) => ({
+        name: 'send',
+        data: { ids: batch.ids },
+        opts: { delay: Math.max(0, batch.delayMs) },
+      })),
+    );
+    // Settles late or never once timed out; a late success only duplicates what the sweeper sends,
+    // and a duplicate job finds nothing to claim.
+    added.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis in ${ADD_TIMEOUT_MS} ms`)),
+        ADD_TIMEOUT_MS,
       );
+    });
+    try {
+      await Promise.race([added, timeout]);
       return true;
     } catch (error) {
       this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -91,7 +91,8 @@ export class DeliveryStore {
 
   /**
    * Writes a batch of outcomes in one transaction. A delivery is only updated while this worker's
-   * claim still holds it: one dropped meanwhile (endpoint disabled or deleted) stays failed.
+   * claim still holds it. One dropped meanwhile (endpoint disabled or deleted) still counts the
+   * attempt the receiver got, but stays failed with its reason unless that attempt succeeded.
    */
   async record(outcomes: readonly DeliveryOutcome[], now: Date, disableAfterMs: number): Promise<void> {
     if (outcomes.length === 0) return;
@@ -174,12 +175,17 @@ export class DeliveryStore {
     });
     params.push(s.time(now));
     const nowParam = s.timeParam(params.length);
+    // `live`: the delivery is still this outcome's to decide (not dropped meanwhile, or delivered).
+    const live = `(${DELIVERIES}.status = 'pending' OR o.status = 'succeeded')`;
     await manager.query(
       `WITH o(id, claim, status, attempt, response_status, response_body, error, duration_ms, next_attempt_at) AS (VALUES ${rows.join(', ')})
-       UPDATE ${DELIVERIES} SET status = o.status, attempt = o.attempt, response_status = o.response_status,
-         response_body = o.response_body, error = o.error, duration_ms = o.duration_ms,
-         next_attempt_at = o.next_attempt_at, locked_until = NULL, updated_at = ${nowParam}
-       FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.locked_until = o.claim AND ${DELIVERIES}.status = 'pending'`,
+       UPDATE ${DELIVERIES} SET
+         status = CASE WHEN ${live} THEN o.status ELSE ${DELIVERIES}.status END,
+         error = CASE WHEN ${live} THEN o.error ELSE ${DELIVERIES}.error END,
+         next_attempt_at = CASE WHEN ${DELIVERIES}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
+         attempt = o.attempt, response_status = o.response_status, response_body = o.response_body,
+         duration_ms = o.duration_ms, locked_until = NULL, updated_at = ${nowParam}
+       FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.locked_until = o.claim`,
       params,
     );
   }

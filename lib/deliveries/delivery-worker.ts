@@ -21,6 +21,12 @@ import { createRedisConnection } from './redis-connection.js';
 const JOB_CONCURRENCY = 8;
 
 /**
+ * How long shutdown still waits for BullMQ once our own batches are done. It only needs a few
+ * Redis round trips then; longer means Redis is gone, and BullMQ would wait for it without end.
+ */
+const BULLMQ_CLOSE_GRACE_MS = 2000;
+
+/**
  * The consumer side: a BullMQ worker feeding batches to the processor. Several processes on one
  * Redis share the work; `worker: false` runs the API without one. Shutdown waits for the batches
  * in flight, so their sends are recorded; a killed process leaves claims that expire.
@@ -30,6 +36,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger('InterviewApi');
   private worker: Worker<DeliveryBatchJob, number> | null = null;
   private connection: Redis | null = null;
+  private closing = false;
+  /** The batches this process is sending now. */
+  private readonly active = new Set<Promise<number>>();
 
   constructor(
     private readonly processor: DeliveryProcessor,
@@ -38,13 +47,23 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
-    this.connection = createRedisConnection(this.options.redis, 'worker');
-    this.connection.on('error', () => undefined);
+    const connection = createRedisConnection(this.options.redis, 'worker');
+    connection.on('error', () => undefined);
+    this.connection = connection;
+    // BullMQ waits without end for a Redis it has never reached, and its close() waits with it: a
+    // host started while Redis is down could then never stop. So the worker is created once Redis
+    // first answers; until then the database holds every delivery and the sweeper queues them.
+    if (connection.status === 'ready') this.start(connection);
+    else connection.once('ready', () => this.start(connection));
+  }
+
+  private start(connection: Redis): void {
+    if (this.closing) return;
     this.worker = new Worker<DeliveryBatchJob, number>(
       DELIVERY_QUEUE_NAME,
-      (job) => this.processor.process(job.data.ids),
+      (job) => this.track(this.processor.process(job.data.ids)),
       {
-        connection: this.connection,
+        connection,
         prefix: this.options.queuePrefix,
         concurrency: JOB_CONCURRENCY,
         lockDuration: this.options.webhooks.timeoutMs * 2 + 30_000,
@@ -58,8 +77,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
+  private track(batch: Promise<number>): Promise<number> {
+    this.active.add(batch);
+    const forget = (): void => void this.active.delete(batch);
+    batch.then(forget, forget);
+    return batch;
+  }
+
+  /**
+   * Waits for the batches in flight, so that their sends are recorded, then for BullMQ to close,
+   * but not for a Redis that went away: a batch left active in Redis becomes stalled and runs
+   * again, finding nothing to claim.
+   */
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    this.closing = true;
+    const worker = this.worker;
+    if (worker) {
+      const closed = worker.close().then(
+        () => true,
+        () => true,
+      );
+      const ownWorkDone = async (): Promise<boolean> => {
+        while (this.active.size > 0) await Promise.allSettled([...this.active]);
+        await new Promise((resolve) => setTimeout(resolve, BULLMQ_CLOSE_GRACE_MS));
+        return false;
+      };
+      if (!(await Promise.race([closed, ownWorkDone()]))) {
+        this.logger.warn(
+          'Delivery worker closed without Redis: its active batches will be stalled and rerun.',
+        );
+      }
+    }
     this.connection?.disconnect();
   }
 }

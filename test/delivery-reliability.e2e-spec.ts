@@ -1,0 +1,350 @@
+import type { ServerResponse } from 'node:http';
+import { DataSource } from 'typeorm';
+import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
+import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
+import { type ApiClient, apiClient, sleep } from './support/api-client.js';
+import { TestDatabase } from './support/database.js';
+import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
+import { eventually, Receiver } from './support/receiver.js';
+import { RedisProxy } from './support/redis-proxy.js';
+import {
+  countByWebhookId,
+  countQueueKeys,
+  createEndpoint,
+  deleteQueueKeys,
+  listAllDeliveries,
+  publishResults,
+  seededRandom,
+  TEST_WEBHOOKS,
+} from './support/webhooks.js';
+
+/**
+ * Hosts and receivers of the running test. Hosts close in the order they started: the ones that
+ * share a database start with keepDatabase, and the last one, which drops it, closes last.
+ */
+let hosts: TestHost[] = [];
+let receivers: Receiver[] = [];
+async function boot(options: TestHostOptions): Promise<TestHost> {
+  const host = await createTestHost(options);
+  hosts.push(host);
+  return host;
+}
+async function startReceiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
+  const receiver = await Receiver.start(...args);
+  receivers.push(receiver);
+  return receiver;
+}
+afterEach(async () => {
+  const [closing, stopping] = [hosts, receivers];
+  hosts = [];
+  receivers = [];
+  for (const host of closing) await host.close();
+  await Promise.all(stopping.map((receiver) => receiver.close()));
+  // Leave nothing behind in the Redis the other test files share.
+  for (const prefix of new Set(closing.map((host) => host.db.name))) await deleteQueueKeys(prefix);
+});
+
+const ACCOUNT = 'acct_reliability';
+
+async function clientOf(host: TestHost): Promise<ApiClient> {
+  return apiClient(host, await host.createKey(ACCOUNT, 'test'));
+}
+
+/** Every delivery of the endpoint, once all of them satisfy `done`. */
+function allDeliveries(
+  client: ApiClient,
+  endpointId: string,
+  count: number,
+  done: (delivery: DeliveryView) => boolean,
+  timeoutMs = 30_000,
+): Promise<DeliveryView[]> {
+  return eventually(async () => {
+    const deliveries = await listAllDeliveries(client, endpointId);
+    return deliveries.length === count && deliveries.every(done) ? deliveries : undefined;
+  }, timeoutMs);
+}
+
+const succeeded = (delivery: DeliveryView): boolean => delivery.status === 'succeeded';
+
+function expectEachEventOnce(receiver: Receiver, events: readonly ApiEvent[]): void {
+  const counts = countByWebhookId(receiver.requests);
+  expect(counts.size).toBe(events.length);
+  for (const event of events) expect(counts.get(event.id)).toBe(1);
+  expect(receiver.requests).toHaveLength(events.length);
+}
+
+describe('several workers on one queue', () => {
+  it('sends each of 200 events exactly once when two workers share the queue and the database', async () => {
+    const db = await TestDatabase.create();
+    // Small batches, so that both workers get jobs.
+    const webhooks = { ...TEST_WEBHOOKS, batchSize: 10 };
+    const first = await boot({ db, keepDatabase: true, module: { webhooks } });
+    const second = await boot({ db, module: { webhooks } });
+    const receiver = await startReceiver();
+    const client = await clientOf(first);
+    const endpoint = await createEndpoint(client, receiver.url);
+
+    const events = (
+      await Promise.all([publishResults(first, ACCOUNT, 100), publishResults(second, ACCOUNT, 100)])
+    ).flat();
+    // Every delivery queued once more through each host: both workers race for the same ids, and
+    // only the claim keeps a delivery from being sent twice.
+    const ids = (
+      await first.app
+        .get(DataSource)
+        .getRepository(DeliveryEntity)
+        .find({ where: { endpointId: endpoint.id } })
+    ).map((delivery) => ({ id: delivery.id, nextAttemptAt: null }));
+    expect(ids).toHaveLength(200);
+    first.app.get(DeliveryDispatcher).dispatch(ids);
+    second.app.get(DeliveryDispatcher).dispatch(ids);
+
+    const deliveries = await allDeliveries(client, endpoint.id, 200, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    await sleep(500);
+    expectEachEventOnce(receiver, events);
+  });
+});
+
+describe('a host without a worker (worker: false)', () => {
+  it('sends nothing itself; a worker started later on the same queue sends everything', async () => {
+    const db = await TestDatabase.create();
+    const api = await boot({ db, keepDatabase: true, module: { worker: false } });
+    const receiver = await startReceiver();
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(api, ACCOUNT, 20);
+
+    await sleep(1500);
+    expect(receiver.requests).toHaveLength(0);
+    const waiting = await listAllDeliveries(client, endpoint.id);
+    expect(waiting).toHaveLength(20);
+    expect(waiting.every((delivery) => delivery.status === 'pending' && delivery.attempt === 0)).toBe(true);
+
+    await boot({ db });
+    const deliveries = await allDeliveries(client, endpoint.id, 20, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    expectEachEventOnce(receiver, events);
+  });
+});
+
+describe('the sweeper: the database, not Redis, keeps every delivery', () => {
+  it('sends every pending delivery after the queue’s keys were deleted from Redis', async () => {
+    const db = await TestDatabase.create();
+    const api = await boot({ db, keepDatabase: true, module: { worker: false } });
+    const receiver = await startReceiver();
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(api, ACCOUNT, 30);
+
+    // The jobs reached Redis; then Redis loses them (this queue only: other tests share Redis).
+    await eventually(async () => (await countQueueKeys(db.name)) > 0);
+    await sleep(200);
+    expect(await deleteQueueKeys(db.name)).toBeGreaterThan(0);
+    expect(await countQueueKeys(db.name)).toBe(0);
+
+    await boot({ db, module: { webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 } } });
+    const deliveries = await allDeliveries(client, endpoint.id, 30, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    expectEachEventOnce(receiver, events);
+  });
+
+  it('publishes while Redis is unreachable, and a worker on the real Redis sends the deliveries later', async () => {
+    const db = await TestDatabase.create();
+    const api = await boot({
+      db,
+      keepDatabase: true,
+      module: { worker: false, redis: { host: '127.0.0.1', port: 1 } },
+    });
+    const receiver = await startReceiver();
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+
+    const started = Date.now();
+    const events = await publishResults(api, ACCOUNT, 5);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const stored = await listAllDeliveries(client, endpoint.id);
+    expect(stored).toHaveLength(5);
+    expect(stored.every((delivery) => delivery.status === 'pending')).toBe(true);
+
+    await boot({ db, module: { webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 } } });
+    const deliveries = await allDeliveries(client, endpoint.id, 5, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    expectEachEventOnce(receiver, events);
+  });
+});
+
+describe('Redis going away and coming back', () => {
+  let proxy: RedisProxy | null = null;
+  afterEach(async () => {
+    await proxy?.stop();
+    proxy = null;
+  });
+
+  it('keeps publishing while its Redis is down, and sends everything once it is back', async () => {
+    proxy = await RedisProxy.start();
+    const host = await boot({
+      module: {
+        redis: { host: '127.0.0.1', port: proxy.port },
+        webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
+      },
+    });
+    const receiver = await startReceiver();
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const before = await publishResults(host, ACCOUNT, 3);
+    await receiver.waitFor(3);
+
+    await proxy.stop();
+    const started = Date.now();
+    const during = await publishResults(host, ACCOUNT, 10);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await sleep(1000);
+    expect(receiver.requests).toHaveLength(3);
+
+    await proxy.start();
+    const deliveries = await allDeliveries(client, endpoint.id, 13, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    expectEachEventOnce(receiver, [...before, ...during]);
+  });
+
+  it('starts sending once a Redis that was down at start-up answers', async () => {
+    proxy = await RedisProxy.start();
+    await proxy.stop();
+    const host = await boot({
+      module: {
+        redis: { host: '127.0.0.1', port: proxy.port },
+        webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
+      },
+    });
+    const receiver = await startReceiver();
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(host, ACCOUNT, 5);
+    await sleep(800);
+    expect(receiver.requests).toHaveLength(0);
+
+    await proxy.start();
+    await allDeliveries(client, endpoint.id, 5, succeeded);
+    expectEachEventOnce(receiver, events);
+  });
+
+  it('shuts down promptly when Redis never answered', async () => {
+    const host = await createTestHost({ module: { redis: { host: '127.0.0.1', port: 1 } } });
+    const client = await clientOf(host);
+    await createEndpoint(client, 'http://127.0.0.1:9/hook');
+    await publishResults(host, ACCOUNT, 2);
+    await sleep(300);
+    const started = Date.now();
+    await host.close();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('auto-disable after failing for webhooks.disableAfterMs', () => {
+  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 1000, retryScheduleMs: [300, 600, 600, 600] };
+
+  it('disables an endpoint that fails every attempt for longer, dropping its retries', async () => {
+    const host = await boot({ module: { webhooks } });
+    const receiver = await startReceiver((_req, _i, res) => res.writeHead(500).end());
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [event] = await publishResults(host, ACCOUNT);
+
+    const disabled = await eventually(async () => {
+      const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+      return res.body.status === 'disabled' ? res.body : undefined;
+    });
+    expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: 'failing_for_too_long' });
+    const [delivery] = await listAllDeliveries(client, endpoint.id);
+    expect(delivery).toMatchObject({ event_id: event.id, status: 'failed', error: 'endpoint_disabled' });
+    expect(delivery.next_attempt_at).toBeNull();
+    expect(delivery.attempt).toBeGreaterThanOrEqual(2);
+    expect(delivery.attempt).toBeLessThan(5);
+    // The streak lasted at least disableAfterMs before the endpoint was disabled.
+    const times = receiver.requests.map((request) => request.receivedAt);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(900);
+
+    // No more attempts, and new events no longer fan out to it.
+    const sent = receiver.requests.length;
+    expect(sent).toBe(delivery.attempt);
+    await publishResults(host, ACCOUNT);
+    await sleep(1500);
+    expect(receiver.requests).toHaveLength(sent);
+    expect(await listAllDeliveries(client, endpoint.id)).toHaveLength(1);
+  });
+
+  it('never disables an endpoint whose failures are interrupted by successes', async () => {
+    const host = await boot({ module: { webhooks } });
+    // One result is refused for good; every other one is accepted.
+    const receiver = await startReceiver((req, _i, res) => {
+      const bad = (JSON.parse(req.body) as ApiEvent).data.object.status === 'bad';
+      res.writeHead(bad ? 500 : 200).end();
+    });
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const publisher = host.app.get(EventPublisher);
+    const bad = await publisher.publish({
+      accountId: ACCOUNT,
+      type: 'result.ready',
+      livemode: false,
+      data: { id: 'res_bad', object: 'result', status: 'bad' },
+    });
+
+    // Successes every 250 ms while the bad delivery fails its five attempts over about 2 s.
+    let failed: DeliveryView | undefined;
+    for (let i = 0; i < 60 && failed === undefined; i++) {
+      await publishResults(host, ACCOUNT);
+      await sleep(250);
+      const [last] = await listAllDeliveries(client, endpoint.id, { event_id: bad.id });
+      if (last.status !== 'pending') failed = last;
+    }
+    expect(failed).toMatchObject({ status: 'failed', attempt: 5, error: 'http_error' });
+    const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+    expect(res.body.status).toBe('enabled');
+    expect(res.body.disabled_reason).toBeUndefined();
+    expect(countByWebhookId(receiver.requests).get(bad.id)).toBe(5);
+  });
+});
+
+describe('a receiver that fails at random', () => {
+  it('gets every one of 100 events at least once, with bounded attempts', async () => {
+    const host = await boot({
+      module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [100, 100, 100, 100, 100] } },
+    });
+    const random = seededRandom(20261121);
+    const failures = new Map<string, number>();
+    const accepted = new Set<string>();
+    const receiver = await startReceiver((req, _i, res: ServerResponse) => {
+      const id = String(req.headers['webhook-id']);
+      const failed = failures.get(id) ?? 0;
+      const roll = random();
+      // About 30% of requests fail: mostly 500s, some dropped connections. Which event draws which
+      // number depends on arrival order, so one event fails at most 4 times and never exhausts its
+      // 6 attempts by bad luck: the test is about the engine, not about the odds.
+      if (failed < 4 && roll < 0.3) {
+        failures.set(id, failed + 1);
+        if (roll < 0.05) res.socket?.destroy();
+        else res.writeHead(500).end('try again');
+        return;
+      }
+      accepted.add(id);
+      res.writeHead(200).end();
+    });
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(host, ACCOUNT, 100);
+
+    const deliveries = await allDeliveries(client, endpoint.id, 100, succeeded, 40_000);
+    expect(events.every((event) => accepted.has(event.id))).toBe(true);
+    const totalFailures = [...failures.values()].reduce((sum, n) => sum + n, 0);
+    expect(totalFailures).toBeGreaterThan(10);
+    // Each attempt counted is one request the receiver got, and no more: nothing sent twice.
+    const counts = countByWebhookId(receiver.requests);
+    for (const delivery of deliveries) {
+      expect(delivery.attempt).toBe((failures.get(delivery.event_id) ?? 0) + 1);
+      expect(counts.get(delivery.event_id)).toBe(delivery.attempt);
+      expect(delivery.attempt).toBeLessThanOrEqual(6);
+    }
+  });
+});
