@@ -3,7 +3,6 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { type ClaimedDelivery, type DeliveryOutcome, DeliveryStore } from './delivery-store.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -43,17 +42,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     const now = this.clock.now();
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + this.leaseMs));
     if (claimed.length === 0) return 0;
-    const [endpoints, events] = await Promise.all([
-      this.store.endpoints(claimed.map((delivery) => delivery.endpointId)),
-      this.store.events(claimed.map((delivery) => delivery.eventId)),
-    ]);
-    const endpointById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
-    const payloadById = new Map(events.map((event) => [event.id, event.payload]));
-    const outcomes = await Promise.all(
-      claimed.map((delivery) =>
-        this.attempt(delivery, endpointById.get(delivery.endpointId), payloadById.get(delivery.eventId)),
-      ),
-    );
+    const outcomes = await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
     const recordedAt = this.clock.now();
     await this.store.record(outcomes, recordedAt, this.options.webhooks.disableAfterMs);
     this.dispatcher.dispatch(
@@ -64,12 +53,9 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     return claimed.length;
   }
 
-  private async attempt(
-    delivery: ClaimedDelivery,
-    endpoint: WebhookEndpointEntity | undefined,
-    payload: string | undefined,
-  ): Promise<DeliveryOutcome> {
-    if (!endpoint || payload === undefined || endpoint.status !== 'enabled') {
+  private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+    const { target: endpoint, payload } = delivery;
+    if (!endpoint || payload === null || endpoint.status !== 'enabled') {
       return {
         delivery,
         attempted: false,
