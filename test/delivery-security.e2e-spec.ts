@@ -119,7 +119,7 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
   beforeAll(async () => {
     // No retries: each case ends in one attempt. A short deadline keeps the timeout cases quick.
     host = await createTestHost({
-      module: { webhooks: { ...TEST_WEBHOOKS, timeoutMs: 500, retryScheduleMs: [] } },
+      module: { serviceName: 'Acme', webhooks: { ...TEST_WEBHOOKS, timeoutMs: 500, retryScheduleMs: [] } },
     });
     client = apiClient(host, await host.createKey('acct_hostile', 'test'));
   });
@@ -135,6 +135,12 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
     await client.patch(`/v1/webhook_endpoints/${endpoint.id}`, { disabled: true });
     return { endpointId: endpoint.id, deliveryId: delivery.id };
   }
+
+  it('names the host’s serviceName in the user-agent', async () => {
+    const receiver = await startReceiver();
+    await deliverTo(receiver.url);
+    expect(receiver.requests[0].headers['user-agent']).toBe('Acme-Webhooks/1.0');
+  });
 
   it('records a receiver slower than webhooks.timeoutMs as a timeout', async () => {
     const held: ServerResponse[] = [];

@@ -166,16 +166,6 @@ export class DeliveryStore {
     });
   }
 
-  /** Releases claims without recording an attempt (graceful shutdown before sending). */
-  async release(deliveries: readonly ClaimedDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
-    const s = this.sql;
-    await this.dataSource.query(
-      `UPDATE ${DELIVERIES} SET locked_until = NULL WHERE id IN (${s.list(1, deliveries.length)})`,
-      deliveries.map((delivery) => delivery.id),
-    );
-  }
-
   /** Pending deliveries that are overdue and held by nobody: work whose queue job was lost. */
   async overdue(before: Date, now: Date, limit: number): Promise<{ id: string }[]> {
     const s = this.sql;

@@ -20,11 +20,8 @@ import { createRedisConnection } from './redis-connection.js';
  */
 const JOB_CONCURRENCY = 8;
 
-/**
- * How long shutdown still waits for BullMQ once our own batches are done. It only needs a few
- * Redis round trips then; longer means Redis is gone, and BullMQ would wait for it without end.
- */
-const BULLMQ_CLOSE_GRACE_MS = 2000;
+/** Time for BullMQ to write the completion of the batches that ended as shutdown began. */
+const COMPLETION_WRITE_MS = 200;
 
 /**
  * The consumer side: a BullMQ worker feeding batches to the processor. Several processes on one
@@ -85,29 +82,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Waits for the batches in flight, so that their sends are recorded, then for BullMQ to close,
-   * but not for a Redis that went away: a batch left active in Redis becomes stalled and runs
-   * again, finding nothing to claim.
+   * Takes no new batch and waits for the ones in flight, so that their sends are recorded, but never
+   * for Redis. BullMQ's graceful close first waits for its blocking connection to end, which a Redis
+   * that has just gone away leaves in limbo: close() would never return and its timers would keep
+   * the process alive. So the worker is paused (no Redis needed), our batches are awaited, and the
+   * close is forced. A batch whose completion BullMQ could not write stays active in Redis, is
+   * stalled and runs again, finding nothing left to claim.
    */
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     const worker = this.worker;
     if (worker) {
-      const closed = worker.close().then(
-        () => true,
-        () => true,
-      );
-      const ownWorkDone = async (): Promise<boolean> => {
-        while (this.active.size > 0) await Promise.allSettled([...this.active]);
-        await new Promise((resolve) => setTimeout(resolve, BULLMQ_CLOSE_GRACE_MS));
-        return false;
-      };
-      if (!(await Promise.race([closed, ownWorkDone()]))) {
-        this.logger.warn(
-          'Delivery worker closed without Redis: its active batches will be stalled and rerun.',
-        );
-      }
+      await worker.pause(true);
+      if (await this.settle()) await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
+      await worker.close(true);
+      // A batch BullMQ handed over while pausing.
+      await this.settle();
     }
     this.connection?.disconnect();
+  }
+
+  /** Waits until no batch is in flight; answers whether there was one. */
+  private async settle(): Promise<boolean> {
+    const busy = this.active.size > 0;
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+    return busy;
   }
 }
