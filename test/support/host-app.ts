@@ -75,12 +75,6 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
         redis: { host: '127.0.0.1', port: 6379 },
         queuePrefix: db.name,
         eventTypes: ['session.completed'],
-        webhooks: {
-          allowInsecureUrls: true,
-          retryScheduleMs: [300, 600],
-          timeoutMs: 2000,
-          sweepIntervalMs: 1000,
-        },
         resources: [
           {
             path: 'sessions',
@@ -91,6 +85,14 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
           },
         ],
         ...options.module,
+        // A test's webhooks options adjust the test defaults rather than replace them.
+        webhooks: {
+          allowInsecureUrls: true,
+          retryScheduleMs: [300, 600],
+          timeoutMs: 2000,
+          sweepIntervalMs: 1000,
+          ...options.module?.webhooks,
+        },
       }),
     ],
     controllers: [HostController, HostV1Controller, ...(options.controllers ?? [])],
