@@ -5,7 +5,7 @@ import { generateId } from '../identifiers/generate-id.js';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import type { DeliveryErrorCode, DeliveryStatus } from './delivery.entity.js';
-import { SqlDialect } from './sql-dialect.js';
+import { SqlDialect } from '../database/sql-dialect.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
 const ATTEMPTS = 'interview_webhook_attempts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { SqlDialect } from '../deliveries/sql-dialect.js';
+import { SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 
 /** An event row to store, and where it goes. */
@@ -21,12 +21,27 @@ const VALUE_COLUMNS =
   'id, account_id, livemode, type, payload, created_at, delivery_prefix, subscription, endpoint_id';
 
 /**
- * Writes events and their pending deliveries. On PostgreSQL that is one statement (atomic by
- * itself, so no transaction round trips); on SQLite two, which the caller runs in a transaction.
+ * Writes events and their pending deliveries atomically: on PostgreSQL in one statement (atomic by
+ * itself, so no transaction round trips), on SQLite in two inside a transaction (a savepoint when
+ * the manager already has one open).
+ */
+export function writeToOutboxAtomically(
+  manager: EntityManager,
+  sql: SqlDialect,
+  events: readonly OutboxEvent[],
+): Promise<Map<string, string[]>> {
+  return sql.postgres
+    ? writeToOutbox(manager, sql, events)
+    : manager.transaction((tx) => writeToOutbox(tx, sql, events));
+}
+
+/**
+ * Writes events and their pending deliveries. On PostgreSQL that is one statement; on SQLite two,
+ * which only `writeToOutboxAtomically` and a caller's open transaction make atomic.
  * The fan-out happens in the database: endpoints are never loaded into the process. Answers the
  * delivery ids by event id.
  */
-export async function writeToOutbox(
+async function writeToOutbox(
   manager: EntityManager,
   sql: SqlDialect,
   events: readonly OutboxEvent[],

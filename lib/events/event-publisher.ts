@@ -3,14 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { DeliveryDispatcher, type DueDelivery } from '../deliveries/delivery-dispatcher.js';
-import { SqlDialect } from '../deliveries/sql-dialect.js';
+import { SqlDialect } from '../database/sql-dialect.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { AfterCommit } from './after-commit.js';
 import type { ApiEvent } from './api-event.js';
-import { type OutboxEvent, writeToOutbox } from './event-outbox.js';
+import { type OutboxEvent, writeToOutboxAtomically } from './event-outbox.js';
 import { PublishBatcher } from './publish-batcher.js';
 import { EventTypes } from './event-types.js';
 import type { PublishEventInput, PublishOptions } from './publish-event.input.js';
@@ -73,7 +73,7 @@ export class EventPublisher {
       endpointId: target.endpointId,
     };
     const write = async (tx: EntityManager): Promise<string[]> =>
-      (await writeToOutbox(tx, this.sql, [row])).get(row.id) ?? [];
+      (await writeToOutboxAtomically(tx, this.sql, [row])).get(row.id) ?? [];
     const due = (ids: string[]): DueDelivery[] => ids.map((id) => ({ id, nextAttemptAt: null }));
 
     const hostTransaction = manager?.queryRunner?.isTransactionActive ? manager.queryRunner : undefined;
@@ -82,12 +82,7 @@ export class EventPublisher {
       this.afterCommit.schedule(hostTransaction, () => this.dispatcher.dispatch(due(deliveryIds)));
       return { event, deliveryIds };
     }
-    // One statement on PostgreSQL is atomic by itself; SQLite's two need a transaction.
-    const deliveryIds = !manager
-      ? await this.batcher.write(row)
-      : this.sql.postgres
-        ? await write(manager)
-        : await manager.transaction(write);
+    const deliveryIds = manager ? await write(manager) : await this.batcher.write(row);
     const dispatch = (): void => this.dispatcher.dispatch(due(deliveryIds));
     // TypeORM gives SQLite one connection and one query runner: a write made while another
     // transaction is open on it (a host's, say) is only a savepoint of that one, and commits or

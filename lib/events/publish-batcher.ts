@@ -1,6 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { SqlDialect } from '../deliveries/sql-dialect.js';
-import { type OutboxEvent, writeToOutbox } from './event-outbox.js';
+import type { DataSource } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
+import { type OutboxEvent, writeToOutboxAtomically } from './event-outbox.js';
 
 interface Waiting {
   event: OutboxEvent;
@@ -42,10 +42,7 @@ export class PublishBatcher {
     this.waiting = [];
     if (batch.length === 0) return;
     const events = batch.map((waiting) => waiting.event);
-    const write = (manager: EntityManager): Promise<Map<string, string[]>> =>
-      writeToOutbox(manager, this.sql, events);
-    const written = this.sql.postgres ? write(this.dataSource.manager) : this.dataSource.transaction(write);
-    written.then(
+    writeToOutboxAtomically(this.dataSource.manager, this.sql, events).then(
       (byEvent) => batch.forEach((waiting) => waiting.resolve(byEvent.get(waiting.event.id) ?? [])),
       (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
     );
