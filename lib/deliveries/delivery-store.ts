@@ -77,6 +77,10 @@ export class DeliveryStore {
   /**
    * Takes the deliveries of a job that are still due and not held by another worker. A duplicate
    * or stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`.
+   *
+   * The state test is wrapped in `IS TRUE` so that no index can serve it and the primary key
+   * drives the claim: written plainly, a planner whose statistics predate a burst (a new table,
+   * a quiet one) picks the due index and scans every pending delivery for each batch of ids.
    */
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
@@ -88,8 +92,9 @@ export class DeliveryStore {
                  FROM ${DELIVERIES} d
                  LEFT JOIN interview_events ev ON ev.id = d.event_id
                  LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
-                 WHERE d.id IN (${s.list(3, ids.length)}) AND d.status = 'pending' AND d.next_attempt_at <= $2
-                   AND (d.locked_until IS NULL OR d.locked_until < $2)
+                 WHERE d.id IN (${s.list(3, ids.length)})
+                   AND (d.status = 'pending' AND d.next_attempt_at <= $2
+                        AND (d.locked_until IS NULL OR d.locked_until < $2)) IS TRUE
                  FOR UPDATE OF d SKIP LOCKED) due
            WHERE ${DELIVERIES}.id = due.id
            RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`,
