@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 
 import { ipLiteralOf, isPublicAddress } from './address-policy.js';
-import { attemptErrorCode, type AttemptErrorCode } from './attempt-error.js';
+import { AttemptHandler, type AttemptOutcome } from './attempt-handler.js';
 import { createGuardedLookup } from './guarded-lookup.js';
-import { readCappedBody } from './read-capped-body.js';
 
 export interface WebhookRequest {
   url: string;
@@ -13,11 +12,7 @@ export interface WebhookRequest {
   body: string;
 }
 
-export interface WebhookResponse {
-  /** Set whenever a status line arrived, even if the attempt failed afterwards. */
-  status: number | null;
-  body: string | null;
-  error: AttemptErrorCode | null;
+export interface WebhookResponse extends AttemptOutcome {
   durationMs: number;
 }
 
@@ -30,9 +25,15 @@ export interface WebhookHttpClientOptions {
   maxConnections?: number;
 }
 
-type AttemptOutcome = Omit<WebhookResponse, 'durationMs'>;
+/** Where a webhook URL sends to, as undici's dispatcher takes it; null when it may not be sent to. */
+interface Target {
+  origin: string;
+  path: string;
+}
 
 const DEFAULT_MAX_CONNECTIONS = 100;
+/** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
+const MAX_CACHED_TARGETS = 10_000;
 const BLOCKED: AttemptOutcome = { status: null, body: null, error: 'blocked_destination' };
 
 /**
@@ -44,6 +45,7 @@ export class WebhookHttpClient {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly allowPrivateDestinations: boolean;
+  private readonly targets = new Map<string, Target | null>();
 
   constructor(options: WebhookHttpClientOptions) {
     if (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0) {
@@ -54,6 +56,8 @@ export class WebhookHttpClient {
     // A dedicated Agent, never the global dispatcher: the guard must not break the host
     // application's own calls to private services. Its inactivity timers are backstops only;
     // a reply dripping one byte at a time keeps resetting them, so the deadline is the bound.
+    // It has no redirect interceptor: a 3xx comes back as the outcome, so a receiver cannot
+    // bounce the delivery to an internal address.
     this.agent = new Agent({
       connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       connect: options.allowPrivateDestinations
@@ -66,7 +70,8 @@ export class WebhookHttpClient {
 
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     const startedAt = performance.now();
-    const outcome = await this.attempt(request);
+    const target = this.target(request.url);
+    const outcome = target === null ? BLOCKED : await this.attempt(target, request);
     return {
       status: outcome.status,
       body: outcome.body,
@@ -80,74 +85,64 @@ export class WebhookHttpClient {
     return this.agent.close();
   }
 
-  private async attempt(request: WebhookRequest): Promise<AttemptOutcome> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return BLOCKED;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return BLOCKED;
-    if (!this.allowPrivateDestinations) {
-      // Node connects to an IP literal without calling the guarded lookup, so check it here.
-      const literal = ipLiteralOf(url.hostname);
-      if (literal !== null && !isPublicAddress(literal)) return BLOCKED;
-    }
+  /**
+   * Dispatched with a handler of our own rather than through `undici.request`: no response stream,
+   * abort signal or async iteration per delivery, which a worker sending thousands a second feels.
+   */
+  private attempt(target: Target, request: WebhookRequest): Promise<AttemptOutcome> {
+    return new Promise<AttemptOutcome>((resolve) => {
+      const handler = new AttemptHandler(this.timeoutMs, resolve);
+      try {
+        this.agent.dispatch(
+          {
+            origin: target.origin,
+            path: target.path,
+            method: 'POST',
+            headers: withIdentityEncoding(request.headers),
+            body: request.body,
+          },
+          handler,
+        );
+      } catch (error) {
+        handler.onResponseError(undefined, error as Error);
+      }
+    });
+  }
 
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    let response: Dispatcher.ResponseData;
-    try {
-      // undici.request never follows redirects: a 3xx comes back as the outcome, so a receiver
-      // cannot bounce the delivery to an internal address.
-      const pending = undiciRequest(url, {
-        dispatcher: this.agent,
-        method: 'POST',
-        headers: withIdentityEncoding(request.headers),
-        body: request.body,
-        signal: deadline,
-      });
-      response = await beforeDeadline(pending, deadline);
-    } catch (error) {
-      return { status: null, body: null, error: attemptErrorCode(error) };
+  private target(url: string): Target | null {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      target = parseTarget(url, this.allowPrivateDestinations);
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      this.targets.set(url, target);
     }
-
-    // The same signal is still attached to the body, so the deadline also ends a slow read.
-    const { text, error } = await readCappedBody(response.body);
-    const status = response.statusCode;
-    if (error !== undefined) return { status, body: text, error: attemptErrorCode(error) };
-    return { status, body: text, error: status >= 200 && status < 300 ? null : 'http_error' };
+    return target;
   }
 }
 
+function parseTarget(raw: string, allowPrivateDestinations: boolean): Target | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (!allowPrivateDestinations) {
+    // Node connects to an IP literal without calling the guarded lookup, so check it here.
+    const literal = ipLiteralOf(url.hostname);
+    if (literal !== null && !isPublicAddress(literal)) return null;
+  }
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
+}
+
 function withIdentityEncoding(headers: Record<string, string>): Record<string, string> {
-  // undici.request does not decompress: a gzip reply would be stored as binary, and
-  // decompressing would let a small reply expand without bound.
+  // The reply is stored as it arrives: a gzip reply would be stored as binary, and decompressing
+  // would let a small reply expand without bound.
   const result: Record<string, string> = {};
   for (const name in headers) {
     if (name.toLowerCase() !== 'accept-encoding') result[name] = headers[name];
   }
   result['accept-encoding'] = 'identity';
   return result;
-}
-
-/**
- * undici applies an abort only once the request reaches a connected socket, so a hung DNS lookup,
- * a slow connect or a full pool would outlive the signal. Racing it keeps the deadline total.
- * A request that loses the race still ends: undici aborts it as soon as it is dispatched.
- */
-function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(deadline.reason);
-    deadline.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (value) => {
-        deadline.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        deadline.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

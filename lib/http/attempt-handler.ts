@@ -1,0 +1,89 @@
+import type { Dispatcher } from 'undici';
+
+import { attemptErrorCode, type AttemptErrorCode } from './attempt-error.js';
+import { CappedBody } from './capped-body.js';
+
+/** What one attempt came to, before its duration is added. */
+export interface AttemptOutcome {
+  /** Set whenever a status line arrived, even if the attempt failed afterwards. */
+  status: number | null;
+  body: string | null;
+  error: AttemptErrorCode | null;
+}
+
+/** Why an attempt was cut short by us rather than by the receiver. */
+class AttemptEnded extends Error {}
+
+/**
+ * Takes one attempt's reply straight from undici's dispatcher, without a response stream: the
+ * status, the body up to the byte cap, the end or the failure. It settles exactly once, at the
+ * first of: the end of the reply, the cap, an error, or the deadline. The deadline covers
+ * everything, a request still waiting for a socket too; whatever is still under way then is
+ * aborted, which closes the connection rather than draining it.
+ */
+export class AttemptHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private status: number | null = null;
+  private readonly body = new CappedBody();
+  private settled = false;
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(
+    timeoutMs: number,
+    private readonly settle: (outcome: AttemptOutcome) => void,
+  ) {
+    this.deadline = setTimeout(() => this.expire(), timeoutMs);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // The deadline passed while the request waited for a socket.
+    if (this.settled) controller.abort(new AttemptEnded('deadline'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    // A 1xx is informational; the final status follows it.
+    if (statusCode >= 200) this.status = statusCode;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled || this.body.add(chunk)) return;
+    this.finish(this.httpOutcome());
+    controller.abort(new AttemptEnded('reply larger than the read cap'));
+  }
+
+  onResponseEnd(): void {
+    this.finish(this.httpOutcome());
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.finish(this.failedOutcome(attemptErrorCode(error)));
+  }
+
+  private expire(): void {
+    if (this.settled) return;
+    this.finish(this.failedOutcome('timeout'));
+    this.controller?.abort(new AttemptEnded('deadline'));
+  }
+
+  private httpOutcome(): AttemptOutcome {
+    const status = this.status ?? 0;
+    return {
+      status: this.status,
+      body: this.body.text(),
+      error: status >= 200 && status < 300 ? null : 'http_error',
+    };
+  }
+
+  /** What arrived before the failure is kept: the status line, and the reply read so far. */
+  private failedOutcome(error: AttemptErrorCode): AttemptOutcome {
+    return { status: this.status, body: this.status === null ? null : this.body.text(), error };
+  }
+
+  private finish(outcome: AttemptOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.settle(outcome);
+  }
+}

@@ -1,0 +1,48 @@
+import { TextDecoder } from 'node:util';
+
+/** 2,000 characters take at most 8,000 UTF-8 bytes, so this is enough to fill the stored value. */
+export const RESPONSE_READ_LIMIT_BYTES = 8 * 1024;
+export const STORED_BODY_MAX_CHARS = 2000;
+
+/** Lenient: a receiver's invalid UTF-8 becomes U+FFFD instead of failing the attempt. */
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * A receiver's reply, kept without trusting its size: a 10 MB or endlessly dripping reply must cost
+ * no more than the bytes we keep, so `add` says when to stop reading and hang up.
+ */
+export class CappedBody {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+
+  /** Keeps a chunk of the reply; answers false once the cap is reached and reading should stop. */
+  add(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    this.received += chunk.length;
+    return this.received < RESPONSE_READ_LIMIT_BYTES;
+  }
+
+  /** The stored reply text: valid UTF-16, free of NUL, at most STORED_BODY_MAX_CHARS long. */
+  text(): string {
+    const capped = this.received >= RESPONSE_READ_LIMIT_BYTES;
+    const bytes =
+      this.chunks.length === 1 && !capped
+        ? this.chunks[0]
+        : Buffer.concat(this.chunks, Math.min(this.received, RESPONSE_READ_LIMIT_BYTES));
+    // Where the byte cap cut the reply, a streaming decode drops a character cut in half rather
+    // than turning it into U+FFFD; that needs a decoder of its own, as it keeps the cut bytes.
+    const decoded = capped ? new TextDecoder('utf-8').decode(bytes, { stream: true }) : decoder.decode(bytes);
+    return toStoredText(decoded);
+  }
+}
+
+function toStoredText(decoded: string): string {
+  // Postgres text columns reject NUL (22P05), and one failed insert would wedge the retries.
+  const text = decoded.includes('\u0000') ? decoded.replaceAll('\u0000', '') : decoded;
+  if (text.length <= STORED_BODY_MAX_CHARS) return text;
+  // Counting UTF-16 units keeps the value within 2,000 characters by any measure (JS length or a
+  // varchar's code points); a surrogate pair cut at the boundary is dropped whole.
+  const lastUnit = text.charCodeAt(STORED_BODY_MAX_CHARS - 1);
+  const end = lastUnit >= 0xd800 && lastUnit <= 0xdbff ? STORED_BODY_MAX_CHARS - 1 : STORED_BODY_MAX_CHARS;
+  return text.slice(0, end);
+}
