@@ -169,6 +169,26 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
         new Set([event.id]),
       );
     });
+
+    it('stores a reply body exactly, whatever characters it holds', async () => {
+      const { accountId, client } = await newAccount(host);
+      // Quotes, backslashes, braces, commas and the word NULL: what a batched write must not mangle.
+      const replies = ['NULL', '{"a":"b\\"c"}, {}', 'C:\\path\\ "x" \'y\'', 'line\nbreak\ttab €😀', ''];
+      const receiver = await startReceiver((_req, index, res) => res.writeHead(200).end(replies[index]));
+      const endpoint = await createEndpoint(client, receiver.url);
+      const events = await publishResults(host, accountId, replies.length);
+      await receiver.waitFor(replies.length);
+
+      const stored = await Promise.all(
+        events.map((event) => deliveryOf(client, endpoint.id, event.id, finished)),
+      );
+      // Which event got which reply depends on arrival order: compare them as collections.
+      expect(stored.map((delivery) => delivery.response_body).sort()).toEqual([...replies].sort());
+      const details = await Promise.all(
+        stored.map((delivery) => getDelivery(client, endpoint.id, delivery.id)),
+      );
+      expect(details.map((detail) => detail.attempts![0].response_body).sort()).toEqual([...replies].sort());
+    });
   });
 
   describe('replay', () => {

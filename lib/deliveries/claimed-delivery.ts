@@ -1,0 +1,34 @@
+import type { DeliveryErrorCode, DeliveryStatus } from './delivery.entity.js';
+
+/** What a delivery is sent to; null once the endpoint is deleted. */
+export interface DeliveryTarget {
+  url: string;
+  secret: string;
+  status: string;
+}
+
+/** A delivery this worker now holds, until `lockedUntil`, with what it needs to be sent. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  /** Attempts made before this one. */
+  attempt: number;
+  lockedUntil: Date;
+  target: DeliveryTarget | null;
+  /** The event body; null once the event is purged. */
+  payload: string | null;
+}
+
+/** The result of one attempt, and the delivery state it leads to. */
+export interface DeliveryOutcome {
+  delivery: ClaimedDelivery;
+  /** False when nothing was sent (the endpoint is gone or disabled). */
+  attempted: boolean;
+  status: DeliveryStatus;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: DeliveryErrorCode | null;
+  durationMs: number | null;
+  nextAttemptAt: Date | null;
+}
