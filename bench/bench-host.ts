@@ -1,7 +1,7 @@
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { InterviewApiModule } from '../lib/index.js';
+import { interviewApiMigrations, InterviewApiModule } from '../lib/index.js';
 import type { CountingLogger } from './counting-logger.js';
 
 export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
@@ -23,7 +23,9 @@ export async function bootBenchHost(
         username: PG.user,
         database: PG.database,
         schema,
-        synchronize: createsSchema,
+        // The schema a production host has: the module's migrations, not synchronize.
+        migrations: interviewApiMigrations('postgres'),
+        migrationsRun: createsSchema,
         autoLoadEntities: true,
         logging: ['query'],
         logger,

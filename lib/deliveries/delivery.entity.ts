@@ -7,7 +7,8 @@ export type DeliveryErrorCode = AttemptErrorCode | 'endpoint_disabled' | 'endpoi
 /** One event sent to one endpoint; the outbox row the worker claims, sends and records. */
 @Entity({ name: 'interview_webhook_deliveries' })
 @Index('idx_interview_deliveries_list', ['accountId', 'livemode', 'endpointId', 'createdAt', 'id'])
-@Index('idx_interview_deliveries_due', ['status', 'nextAttemptAt'])
+// Pending deliveries only: what the sweeper looks for, and a finished delivery leaves it.
+@Index('idx_interview_deliveries_due', ['nextAttemptAt'], { where: "status = 'pending'" })
 @Index('idx_interview_deliveries_event', ['eventId'])
 export class DeliveryEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })

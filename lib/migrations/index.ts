@@ -1,6 +1,8 @@
 import type { MigrationInterface } from 'typeorm';
 import { InterviewApiInitialPostgres1763800000000 } from './postgres/1763800000000-InterviewApiInitial.js';
 import { InterviewApiInitialSqlite1763800000000 } from './sqlite/1763800000000-InterviewApiInitial.js';
+import { InterviewApiDeliveryHotPathPostgres1763900000000 } from './postgres/1763900000000-InterviewApiDeliveryHotPath.js';
+import { InterviewApiDeliveryHotPathSqlite1763900000000 } from './sqlite/1763900000000-InterviewApiDeliveryHotPath.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -8,11 +10,13 @@ export type InterviewApiMigration = new () => MigrationInterface;
 /** The module's migrations for PostgreSQL, oldest first. */
 export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
   InterviewApiInitialPostgres1763800000000,
+  InterviewApiDeliveryHotPathPostgres1763900000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
 export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
   InterviewApiInitialSqlite1763800000000,
+  InterviewApiDeliveryHotPathSqlite1763900000000,
 ]);
 
 /** The database types the module ships migrations for. */
