@@ -179,6 +179,27 @@ describe('EventPublisher.publish (DECISIONS.md, Events)', () => {
       expect(event.data.object).toMatchObject({ status: 'ready', scores: [1, 2] });
       expect((await api.get(`/v1/events/${event.id}`)).body).toEqual(res.body);
     });
+
+    it('stores any text exactly when events are published together', async () => {
+      const { id, api } = await freshAccount();
+      // Quotes, backslashes, braces, commas and NULL: what a batched write must not mangle.
+      const notes = ['NULL', '{"a":"b\\"c"}, {}', 'C:\\path\\ "x" \'y\'', 'line\nbreak\ttab €😀', ''];
+      const events = await Promise.all(
+        notes.map((note, index) =>
+          publisher.publish({
+            accountId: id,
+            type: 'result.ready',
+            livemode: false,
+            data: { id: `res_text_${index}`, object: 'result', note },
+          }),
+        ),
+      );
+      for (const [index, event] of events.entries()) {
+        const stored = await api.get(`/v1/events/${event.id}`);
+        expect(stored.body).toStrictEqual(event);
+        expect(stored.body.data.object.note).toBe(notes[index]);
+      }
+    });
   });
 
   describe('invalid input', () => {

@@ -22,15 +22,6 @@ export class SqlDialect {
     return date.toISOString().replace('T', ' ').replace('Z', '');
   }
 
-  /** A bound timestamp inside VALUES, where PostgreSQL cannot infer the type. */
-  timeParam(n: number): string {
-    return this.postgres ? `CAST($${n} AS timestamp)` : '?';
-  }
-
-  intParam(n: number): string {
-    return `CAST(${this.param(n)} AS INTEGER)`;
-  }
-
   /** A list of placeholders for an IN (...) clause starting at n. */
   list(start: number, count: number): string {
     return Array.from({ length: count }, (_, i) => this.param(start + i)).join(', ');

@@ -17,8 +17,19 @@ export interface OutboxEvent {
 const EVENT_COLUMNS = 'id, account_id, livemode, type, payload, created_at';
 const DELIVERY_COLUMNS =
   'id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at';
-const VALUE_COLUMNS =
-  'id, account_id, livemode, type, payload, created_at, delivery_prefix, subscription, endpoint_id';
+/** The rows `v` both inserts read: one per event, with where its deliveries go. */
+const VALUE_COLUMNS = [
+  ['id', 'text'],
+  ['account_id', 'text'],
+  ['livemode', 'boolean'],
+  ['type', 'text'],
+  ['payload', 'text'],
+  ['created_at', 'timestamp'],
+  ['delivery_prefix', 'text'],
+  ['subscription', 'text'],
+  ['endpoint_id', 'text'],
+] as const;
+const VALUE_NAMES = VALUE_COLUMNS.map(([name]) => name).join(', ');
 
 /**
  * Writes events and their pending deliveries atomically: on PostgreSQL in one statement (atomic by
@@ -46,26 +57,20 @@ async function writeToOutbox(
   sql: SqlDialect,
   events: readonly OutboxEvent[],
 ): Promise<Map<string, string[]>> {
-  const params: unknown[] = [];
-  const rows = events.map((event) => {
-    const at = params.length;
-    params.push(
-      event.id,
-      event.accountId,
-      event.livemode,
-      event.type,
-      event.payload,
-      sql.time(event.createdAt),
-      idTimePrefix('dlv', event.createdAt),
-      // enabled_events is stored as JSON text: a subscription contains the quoted type
-      // (types are [a-z0-9_.] only, so quoting needs no escaping).
-      JSON.stringify(event.type),
-      event.endpointId,
-    );
-    const p = (n: number): string => sql.param(at + n);
-    return `(${p(1)}, ${p(2)}, ${sql.postgres ? `CAST(${p(3)} AS boolean)` : p(3)}, ${p(4)}, ${p(5)}, ${sql.timeParam(at + 6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
-  });
-  const values = `v(${VALUE_COLUMNS}) AS (VALUES ${rows.join(', ')})`;
+  const rows = events.map((event) => [
+    event.id,
+    event.accountId,
+    event.livemode,
+    event.type,
+    event.payload,
+    sql.time(event.createdAt),
+    idTimePrefix('dlv', event.createdAt),
+    // enabled_events is stored as JSON text: a subscription contains the quoted type
+    // (types are [a-z0-9_.] only, so quoting needs no escaping).
+    JSON.stringify(event.type),
+    event.endpointId,
+  ]);
+  const { values, params } = sql.postgres ? valuesAsArrays(rows) : valuesAsList(rows);
   const randomPart = sql.postgres
     ? `substr(md5(random()::text || clock_timestamp()::text || e.id || v.id), 1, 16)`
     : `lower(hex(randomblob(8)))`;
@@ -89,4 +94,20 @@ async function writeToOutbox(
   const byEvent = new Map<string, string[]>(events.map((event) => [event.id, []]));
   for (const row of created) byEvent.get(row.event_id)?.push(row.id);
   return byEvent;
+}
+
+/**
+ * The events as rows `v` on PostgreSQL: one array per column, so that the statement text is the
+ * same however many events a group commit holds, and cheap to parse and plan.
+ */
+function valuesAsArrays(rows: readonly unknown[][]): { values: string; params: unknown[] } {
+  const params = VALUE_COLUMNS.map((_, column) => rows.map((row) => row[column]));
+  const arrays = VALUE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  return { values: `v AS (SELECT * FROM unnest(${arrays}) AS v(${VALUE_NAMES}))`, params };
+}
+
+/** The events as rows `v` on SQLite, a VALUES list. */
+function valuesAsList(rows: readonly unknown[][]): { values: string; params: unknown[] } {
+  const row = `(${VALUE_COLUMNS.map(() => '?').join(', ')})`;
+  return { values: `v(${VALUE_NAMES}) AS (VALUES ${rows.map(() => row).join(', ')})`, params: rows.flat() };
 }
