@@ -59,9 +59,11 @@ const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = 
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
- * still counts the attempt, but keeps its reason unless that attempt succeeded.
+ * still counts the attempt, but keeps its reason unless that attempt succeeded. `lookup` names the
+ * ids once more as a condition on the table itself: joined to the outcomes alone, a planner that
+ * sees a table of some thousand rows hashes the outcomes and scans the whole table for each batch.
  */
-const deliveriesUpdate = (now: string): string => {
+const deliveriesUpdate = (now: string, lookup = ''): string => {
   const table = 'interview_webhook_deliveries';
   const live = `(${table}.status = 'pending' OR o.status = 'succeeded')`;
   return `UPDATE ${table} SET
@@ -70,7 +72,7 @@ const deliveriesUpdate = (now: string): string => {
      next_attempt_at = CASE WHEN ${table}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
      attempt = o.attempt, response_status = o.response_status, response_body = o.response_body,
      duration_ms = o.duration_ms, locked_until = NULL, updated_at = ${now}
-   FROM o WHERE ${table}.id = o.id AND ${table}.locked_until = o.claim`;
+   FROM o WHERE ${table}.id = o.id AND ${table}.locked_until = o.claim${lookup}`;
 };
 
 /**
@@ -89,7 +91,7 @@ export function recordOnPostgres(outcomes: readonly DeliveryOutcome[], now: Date
     sql: `WITH o AS (SELECT * FROM unnest(${arrays}) AS o(${COLUMN_NAMES})),
       recorded AS (${attemptsInsert(nowParam)}),
       healed AS (${STREAKS_CLEARED})
-      ${deliveriesUpdate(nowParam)}`,
+      ${deliveriesUpdate(nowParam, ` AND interview_webhook_deliveries.id = ANY($1::text[])`)}`,
     params: [...columns, now],
   };
 }
