@@ -9,7 +9,7 @@ export interface Statement {
 
 /**
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the
- * lease the worker took, `attempt` the attempts made after this one, `attempted` 1 or 0.
+ * lease the worker took, `attempt` the attempts made with this one counted, `attempted` 1 or 0.
  */
 const OUTCOME_COLUMNS = [
   ['id', 'text'],
