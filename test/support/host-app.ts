@@ -18,6 +18,7 @@ import {
 } from '../../lib/index.js';
 import { TestDatabase } from './database.js';
 import { SessionEntity } from './session.entity.js';
+import { deleteQueueKeys } from './webhooks.js';
 
 /** An ordinary host route next to the module: it must behave exactly as if the module were not there. */
 @Controller('host')
@@ -119,7 +120,10 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     },
     async close() {
       await app.close();
-      if (!options.keepDatabase) await db.drop();
+      if (options.keepDatabase) return;
+      await db.drop();
+      // The queue is named after the database: its keys would otherwise pile up in the shared Redis.
+      await deleteQueueKeys(db.name);
     },
   };
 }
