@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { deliveryRun, type DeliveryRun, type Topology } from './delivery-bench.js';
+import type { DeliveryRun, Topology } from './delivery-bench.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -43,8 +43,8 @@ async function startReceiver(): Promise<{ url: string; stop: () => void }> {
 }
 
 /**
- * (c) in a fresh process each run, as every engine run boots a fresh app: a loop repeated in one
- * process would measure an ever warmer JIT (12,000/s on its first run, 25,000/s on its third).
+ * (c) in a fresh process each run, as every engine run is: a loop repeated in one process measures
+ * an ever warmer JIT (here 9,500/s on its first loop, 12,500–14,800/s on the next ones).
  */
 async function rawPostLoopProcess(url: string, total: number): Promise<number> {
   const child = fork(new URL('./raw-post-process.js', import.meta.url), [
@@ -56,6 +56,27 @@ async function rawPostLoopProcess(url: string, total: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     child.once('message', (m: { perSecond: number }) => resolve(m.perSecond));
     child.once('error', reject);
+  });
+}
+
+/** (a) or (b) in a fresh process each run, for the same reason as (c). */
+async function engineProcess(
+  url: string,
+  events: number,
+  endpoints: number,
+  topology: Topology,
+): Promise<DeliveryRun> {
+  const child = fork(new URL('./engine-process.js', import.meta.url), [
+    url,
+    String(events),
+    String(endpoints),
+    String(CONCURRENCY),
+    topology,
+  ]);
+  return new Promise<DeliveryRun>((resolve, reject) => {
+    child.once('message', (m: { result: DeliveryRun }) => resolve(m.result));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`engine run exited with ${code}`)));
   });
 }
 
@@ -100,11 +121,10 @@ async function main(): Promise<void> {
     raw.push(await rawPostLoopProcess(receiver.url, rawTotal));
     const line = [`run ${run + 1}: (c) ${fmt(raw[run], 0)}/s`];
     for (const scenario of scenarios) {
-      const result = await deliveryRun(
+      const result = await engineProcess(
         receiver.url,
         Math.round(scenario.events * SCALE),
         scenario.endpoints,
-        CONCURRENCY,
         scenario.topology,
       );
       scenario.runs.push(result);

@@ -1,0 +1,16 @@
+import { deliveryRun, type Topology } from './delivery-bench.js';
+
+/**
+ * Runs (a) or (b) once in this fresh process and reports the result to the parent: a publishing
+ * host that has already sent deliveries in earlier runs would be compared, warm, with a raw loop
+ * that always starts cold.
+ */
+const [url, events, endpoints, publishers, topology] = process.argv.slice(2);
+const result = await deliveryRun(
+  url,
+  Number(events),
+  Number(endpoints),
+  Number(publishers),
+  topology as Topology,
+);
+process.send?.({ result }, () => process.exit(0));
