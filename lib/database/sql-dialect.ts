@@ -1,5 +1,14 @@
 import type { DataSource } from 'typeorm';
 
+/** A column of rows bound in one go: its name, and its type on PostgreSQL. */
+export type RowColumn = readonly [name: string, postgresType: string];
+
+/** Rows as a common table expression, and the values it binds. */
+export interface RowsCte {
+  cte: string;
+  params: unknown[];
+}
+
 /**
  * The few places the delivery engine writes SQL by hand (claims and batched outcomes, where the
  * ORM would issue a statement per row) differ between PostgreSQL and SQLite only here.
@@ -20,6 +29,24 @@ export class SqlDialect {
   time(date: Date | null): Date | string | null {
     if (date === null || this.postgres) return date;
     return date.toISOString().replace('T', ' ').replace('Z', '');
+  }
+
+  /**
+   * Rows that statements read like a table, as the CTE `name`, binding from the first placeholder
+   * on. On PostgreSQL one array per column, so that the statement text is the same however many
+   * rows there are, and cheap to parse and plan; on SQLite a VALUES list.
+   */
+  rows(name: string, columns: readonly RowColumn[], rows: readonly unknown[][]): RowsCte {
+    const names = columns.map(([column]) => column).join(', ');
+    if (this.postgres) {
+      const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+      return {
+        cte: `${name} AS (SELECT * FROM unnest(${arrays}) AS ${name}(${names}))`,
+        params: columns.map((_, i) => rows.map((row) => row[i])),
+      };
+    }
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    return { cte: `${name}(${names}) AS (VALUES ${rows.map(() => row).join(', ')})`, params: rows.flat() };
   }
 
   /** A list of placeholders for an IN (...) clause starting at n. */

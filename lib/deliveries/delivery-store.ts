@@ -5,7 +5,7 @@ import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.ent
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
-import { recordOnPostgres, recordOnSqlite } from './outcome-statements.js';
+import { recordStatements } from './outcome-statements.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
@@ -101,9 +101,7 @@ export class DeliveryStore {
   async record(outcomes: readonly DeliveryOutcome[], now: Date, disableAfterMs: number): Promise<void> {
     if (outcomes.length === 0) return;
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
-    const statements = this.sql.postgres
-      ? [recordOnPostgres(outcomes, now)]
-      : recordOnSqlite(outcomes, now, (date) => this.sql.time(date));
+    const statements = recordStatements(this.sql, outcomes, now);
     if (this.sql.postgres && !failed) {
       await this.dataSource.query(statements[0].sql, statements[0].params);
       return;

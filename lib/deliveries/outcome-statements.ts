@@ -1,3 +1,4 @@
+import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { generateId } from '../identifiers/generate-id.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
 
@@ -11,7 +12,7 @@ export interface Statement {
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the
  * lease the worker took, `attempt` the attempts made with this one counted, `attempted` 1 or 0.
  */
-const OUTCOME_COLUMNS = [
+const OUTCOME_COLUMNS: readonly RowColumn[] = [
   ['id', 'text'],
   ['claim', 'timestamp'],
   ['status', 'text'],
@@ -24,24 +25,20 @@ const OUTCOME_COLUMNS = [
   ['attempted', 'integer'],
   ['attempt_id', 'text'],
   ['endpoint_id', 'text'],
-] as const;
-const COLUMN_NAMES = OUTCOME_COLUMNS.map(([name]) => name).join(', ');
+];
 
-/** A timestamp as the dialect binds it (SQLite keeps UTC text, TypeORM's format). */
-type BindTime = (date: Date | null) => Date | string | null;
-
-function outcomeRow(outcome: DeliveryOutcome, now: Date, time: BindTime): unknown[] {
+function outcomeRow(outcome: DeliveryOutcome, now: Date, sql: SqlDialect): unknown[] {
   const { delivery, attempted } = outcome;
   return [
     delivery.id,
-    time(delivery.lockedUntil),
+    sql.time(delivery.lockedUntil),
     outcome.status,
     attempted ? delivery.attempt + 1 : delivery.attempt,
     outcome.responseStatus,
     outcome.responseBody,
     outcome.error,
     outcome.durationMs,
-    time(outcome.nextAttemptAt),
+    sql.time(outcome.nextAttemptAt),
     attempted ? 1 : 0,
     attempted ? generateId('att', now) : null,
     delivery.endpointId,
@@ -76,38 +73,39 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
 };
 
 /**
- * Recording a batch on PostgreSQL, as one statement (atomic by itself, so no transaction round
- * trips). The outcomes arrive as arrays, one per column, so the statement text is the same for
- * every batch and cheap to parse and plan, however many deliveries it holds.
+ * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
+ * one statement (atomic by itself, so no transaction round trips), whose update also names the
+ * ids, the first column, as a condition on the table; on SQLite two or three.
  */
-export function recordOnPostgres(outcomes: readonly DeliveryOutcome[], now: Date): Statement {
-  const columns = OUTCOME_COLUMNS.map((): unknown[] => []);
-  for (const outcome of outcomes) {
-    outcomeRow(outcome, now, (date) => date).forEach((value, i) => columns[i].push(value));
+export function recordStatements(
+  sql: SqlDialect,
+  outcomes: readonly DeliveryOutcome[],
+  now: Date,
+): Statement[] {
+  const { cte, params } = sql.rows(
+    'o',
+    OUTCOME_COLUMNS,
+    outcomes.map((outcome) => outcomeRow(outcome, now, sql)),
+  );
+  const withNow = [...params, sql.time(now)];
+  if (sql.postgres) {
+    const nowParam = `CAST($${withNow.length} AS timestamp)`;
+    return [
+      {
+        sql: `WITH ${cte},
+          recorded AS (${attemptsInsert(nowParam)}),
+          healed AS (${STREAKS_CLEARED})
+          ${deliveriesUpdate(nowParam, ` AND interview_webhook_deliveries.id = ANY($1::text[])`)}`,
+        params: withNow,
+      },
+    ];
   }
-  const arrays = OUTCOME_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  const nowParam = `CAST($${OUTCOME_COLUMNS.length + 1} AS timestamp)`;
-  return {
-    sql: `WITH o AS (SELECT * FROM unnest(${arrays}) AS o(${COLUMN_NAMES})),
-      recorded AS (${attemptsInsert(nowParam)}),
-      healed AS (${STREAKS_CLEARED})
-      ${deliveriesUpdate(nowParam, ` AND interview_webhook_deliveries.id = ANY($1::text[])`)}`,
-    params: [...columns, now],
-  };
-}
-
-/** Recording a batch on SQLite, as statements that each read the outcomes from a VALUES list. */
-export function recordOnSqlite(outcomes: readonly DeliveryOutcome[], now: Date, time: BindTime): Statement[] {
-  const params = outcomes.flatMap((outcome) => outcomeRow(outcome, now, time));
-  const row = `(${OUTCOME_COLUMNS.map(() => '?').join(', ')})`;
-  const values = `WITH o(${COLUMN_NAMES}) AS (VALUES ${outcomes.map(() => row).join(', ')})`;
-  const withNow = [...params, time(now)];
   const statements = [
-    { sql: `${values} ${attemptsInsert('?')}`, params: withNow },
-    { sql: `${values} ${deliveriesUpdate('?')}`, params: withNow },
+    { sql: `WITH ${cte} ${attemptsInsert('?')}`, params: withNow },
+    { sql: `WITH ${cte} ${deliveriesUpdate('?')}`, params: withNow },
   ];
   if (outcomes.some((o) => o.attempted && o.status === 'succeeded')) {
-    statements.push({ sql: `${values} ${STREAKS_CLEARED}`, params });
+    statements.push({ sql: `WITH ${cte} ${STREAKS_CLEARED}`, params });
   }
   return statements;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { SqlDialect } from '../database/sql-dialect.js';
+import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 
 /** An event row to store, and where it goes. */
@@ -18,7 +18,7 @@ const EVENT_COLUMNS = 'id, account_id, livemode, type, payload, created_at';
 const DELIVERY_COLUMNS =
   'id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at';
 /** The rows `v` both inserts read: one per event, with where its deliveries go. */
-const VALUE_COLUMNS = [
+const VALUE_COLUMNS: readonly RowColumn[] = [
   ['id', 'text'],
   ['account_id', 'text'],
   ['livemode', 'boolean'],
@@ -28,8 +28,7 @@ const VALUE_COLUMNS = [
   ['delivery_prefix', 'text'],
   ['subscription', 'text'],
   ['endpoint_id', 'text'],
-] as const;
-const VALUE_NAMES = VALUE_COLUMNS.map(([name]) => name).join(', ');
+];
 
 /**
  * Writes events and their pending deliveries atomically: on PostgreSQL in one statement (atomic by
@@ -70,7 +69,7 @@ async function writeToOutbox(
     JSON.stringify(event.type),
     event.endpointId,
   ]);
-  const { values, params } = sql.postgres ? valuesAsArrays(rows) : valuesAsList(rows);
+  const { cte: values, params } = sql.rows('v', VALUE_COLUMNS, rows);
   const randomPart = sql.postgres
     ? `substr(md5(random()::text || clock_timestamp()::text || e.id || v.id), 1, 16)`
     : `lower(hex(randomblob(8)))`;
@@ -94,20 +93,4 @@ async function writeToOutbox(
   const byEvent = new Map<string, string[]>(events.map((event) => [event.id, []]));
   for (const row of created) byEvent.get(row.event_id)?.push(row.id);
   return byEvent;
-}
-
-/**
- * The events as rows `v` on PostgreSQL: one array per column, so that the statement text is the
- * same however many events a group commit holds, and cheap to parse and plan.
- */
-function valuesAsArrays(rows: readonly unknown[][]): { values: string; params: unknown[] } {
-  const params = VALUE_COLUMNS.map((_, column) => rows.map((row) => row[column]));
-  const arrays = VALUE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  return { values: `v AS (SELECT * FROM unnest(${arrays}) AS v(${VALUE_NAMES}))`, params };
-}
-
-/** The events as rows `v` on SQLite, a VALUES list. */
-function valuesAsList(rows: readonly unknown[][]): { values: string; params: unknown[] } {
-  const row = `(${VALUE_COLUMNS.map(() => '?').join(', ')})`;
-  return { values: `v(${VALUE_NAMES}) AS (VALUES ${rows.map(() => row).join(', ')})`, params: rows.flat() };
 }
