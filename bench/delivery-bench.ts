@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { EventPublisher, WebhookEndpointEntity } from '../lib/index.js';
 import { bootBenchHost, PG, REDIS } from './bench-host.js';
+import { ask } from './child-process.js';
 import { CountingLogger } from './counting-logger.js';
 
 /** Where the worker runs: inside the publishing host, or in a process of its own. */
@@ -33,19 +34,6 @@ async function postgres(sql: string): Promise<void> {
   await client.connect();
   await client.query(sql);
   await client.end();
-}
-
-function ask<T>(child: ChildProcess, message: object, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (reply: Record<string, unknown>): void => {
-      if (key in reply) {
-        child.off('message', listener);
-        resolve(reply[key] as T);
-      }
-    };
-    child.on('message', listener);
-    if (Object.keys(message).length > 0) child.send(message);
-  });
 }
 
 async function seedEndpoints(app: INestApplication, receiverUrl: string, endpoints: number): Promise<void> {

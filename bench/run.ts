@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ask, runScript } from './child-process.js';
 import type { DeliveryRun, Topology } from './delivery-bench.js';
 import { median } from './stats.js';
 
@@ -36,9 +37,7 @@ interface Scenario {
 
 async function startReceiver(): Promise<{ url: string; stop: () => void }> {
   const child = fork(new URL('./receiver.js', import.meta.url));
-  const port = await new Promise<number>((resolve) =>
-    child.once('message', (m: { port: number }) => resolve(m.port)),
-  );
+  const port = await ask<number>(child, {}, 'port');
   return { url: `http://127.0.0.1:${port}/hook`, stop: () => child.kill() };
 }
 
@@ -46,38 +45,26 @@ async function startReceiver(): Promise<{ url: string; stop: () => void }> {
  * (c) in a fresh process each run, as every engine run is: a loop repeated in one process measures
  * an ever warmer JIT (here 9,500/s on its first loop, 12,500–14,800/s on the next ones).
  */
-async function rawPostLoopProcess(url: string, total: number): Promise<number> {
-  const child = fork(new URL('./raw-post-process.js', import.meta.url), [
-    url,
-    String(total),
-    String(CONCURRENCY),
-    EVENT_BODY,
-  ]);
-  return new Promise<number>((resolve, reject) => {
-    child.once('message', (m: { perSecond: number }) => resolve(m.perSecond));
-    child.once('error', reject);
-  });
+function rawPostLoopProcess(url: string, total: number): Promise<number> {
+  return runScript(
+    './raw-post-process.js',
+    [url, String(total), String(CONCURRENCY), EVENT_BODY],
+    'perSecond',
+  );
 }
 
 /** (a) or (b) in a fresh process each run, for the same reason as (c). */
-async function engineProcess(
+function engineProcess(
   url: string,
   events: number,
   endpoints: number,
   topology: Topology,
 ): Promise<DeliveryRun> {
-  const child = fork(new URL('./engine-process.js', import.meta.url), [
-    url,
-    String(events),
-    String(endpoints),
-    String(CONCURRENCY),
-    topology,
-  ]);
-  return new Promise<DeliveryRun>((resolve, reject) => {
-    child.once('message', (m: { result: DeliveryRun }) => resolve(m.result));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`engine run exited with ${code}`)));
-  });
+  return runScript(
+    './engine-process.js',
+    [url, String(events), String(endpoints), String(CONCURRENCY), topology],
+    'result',
+  );
 }
 
 const fmt = (value: number, digits: number): string => value.toFixed(digits);
