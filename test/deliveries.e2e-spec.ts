@@ -2,7 +2,7 @@ import { EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.j
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { eventually, Receiver } from './support/receiver.js';
+import { eventually, OpenReceivers } from './support/receiver.js';
 import {
   createEndpoint,
   deliveryOf,
@@ -33,15 +33,8 @@ const DELIVERY_FIELDS = [
   'updated_at',
 ];
 
-const receivers: Receiver[] = [];
-async function startReceiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const receiver = await Receiver.start(...args);
-  receivers.push(receiver);
-  return receiver;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
+const receivers = new OpenReceivers();
+afterEach(() => receivers.closeAll());
 
 /** A promise the test resolves itself, to hold a receiver's reply until it has looked. */
 function gate(): { opened: Promise<void>; open: () => void } {
@@ -73,7 +66,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
     it('500 then 200: pending with next_attempt_at after attempt 1, then succeeded with both attempts', async () => {
       const { accountId, client } = await newAccount(host);
       const hold = gate();
-      const receiver = await startReceiver((_req, index, res) => {
+      const receiver = await receivers.start((_req, index, res) => {
         if (index === 0) res.writeHead(500).end('nope');
         else void hold.opened.then(() => res.writeHead(200).end('ok'));
       });
@@ -144,7 +137,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
 
     it('fails after the schedule is used up: 3 attempts, exactly 3 requests, next_attempt_at null', async () => {
       const { accountId, client } = await newAccount(host);
-      const receiver = await startReceiver((_req, _i, res) => res.writeHead(500).end('down'));
+      const receiver = await receivers.start((_req, _i, res) => res.writeHead(500).end('down'));
       const endpoint = await createEndpoint(client, receiver.url);
       const [event] = await publishResults(host, accountId);
 
@@ -174,7 +167,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
       const { accountId, client } = await newAccount(host);
       // Quotes, backslashes, braces, commas and the word NULL: what a batched write must not mangle.
       const replies = ['NULL', '{"a":"b\\"c"}, {}', 'C:\\path\\ "x" \'y\'', 'line\nbreak\ttab €😀', ''];
-      const receiver = await startReceiver((_req, index, res) => res.writeHead(200).end(replies[index]));
+      const receiver = await receivers.start((_req, index, res) => res.writeHead(200).end(replies[index]));
       const endpoint = await createEndpoint(client, receiver.url);
       const events = await publishResults(host, accountId, replies.length);
       await receiver.waitFor(replies.length);
@@ -194,7 +187,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
   describe('replay', () => {
     it('answers 201 with a new delivery of the same event, sent at once with the same id and body', async () => {
       const { accountId, client } = await newAccount(host);
-      const receiver = await startReceiver();
+      const receiver = await receivers.start();
       const endpoint = await createEndpoint(client, receiver.url);
       const [event] = await publishResults(host, accountId);
       const original = await deliveryOf(client, endpoint.id, event.id, finished);
@@ -240,7 +233,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
     it('replays a failed delivery, which then succeeds', async () => {
       const { accountId, client } = await newAccount(host);
       let healthy = false;
-      const receiver = await startReceiver((_req, _i, res) => res.writeHead(healthy ? 200 : 500).end());
+      const receiver = await receivers.start((_req, _i, res) => res.writeHead(healthy ? 200 : 500).end());
       const endpoint = await createEndpoint(client, receiver.url);
       const [event] = await publishResults(host, accountId);
       const failed = await deliveryOf(client, endpoint.id, event.id, finished);
@@ -263,9 +256,9 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
   describe('test events', () => {
     it('answers 201 with the delivery of a new webhook.test event, sent whatever enabled_events says', async () => {
       const { client } = await newAccount(host);
-      const receiver = await startReceiver();
+      const receiver = await receivers.start();
       const endpoint = await createEndpoint(client, receiver.url, ['result.updated']);
-      const bystander = await startReceiver();
+      const bystander = await receivers.start();
       await createEndpoint(client, bystander.url, ['*']);
 
       const res = await client.post(`/v1/webhook_endpoints/${endpoint.id}/test`);
@@ -306,7 +299,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
   describe('conflicts and missing objects', () => {
     it('answers 409 conflict to replay and test on a disabled endpoint', async () => {
       const { accountId, client } = await newAccount(host);
-      const receiver = await startReceiver();
+      const receiver = await receivers.start();
       const endpoint = await createEndpoint(client, receiver.url);
       const [event] = await publishResults(host, accountId);
       const delivery = await deliveryOf(client, endpoint.id, event.id, finished);
@@ -333,7 +326,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
 
     it('answers 404 for an unknown delivery, another endpoint’s delivery, another account’s or mode’s endpoint', async () => {
       const { accountId, client } = await newAccount(host);
-      const receiver = await startReceiver();
+      const receiver = await receivers.start();
       const mine = await createEndpoint(client, receiver.url);
       const sibling = await createEndpoint(client, receiver.url);
       const [event] = await publishResults(host, accountId);
@@ -369,11 +362,10 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
       const account = await newAccount(host);
       client = account.client;
       // Results with status "bad" are refused for good; the others accepted.
-      const receiver = await Receiver.start((req, _i, res) => {
+      const receiver = await receivers.start((req, _i, res) => {
         const bad = (JSON.parse(req.body) as ApiEvent).data.object.status === 'bad';
         res.writeHead(bad ? 422 : 200).end();
       });
-      receivers.push(receiver);
       endpointId = (await createEndpoint(client, receiver.url)).id;
       const publisher = host.app.get(EventPublisher);
       events = [];
@@ -484,7 +476,7 @@ describe('disabling drops pending retries (seed 3, 4.2 rule 3)', () => {
 
   it('PATCH disabled: true fails a pending retry with endpoint_disabled; nothing more is sent', async () => {
     const { accountId, client } = await newAccount(host);
-    const receiver = await startReceiver((_req, _i, res) => res.writeHead(500).end());
+    const receiver = await receivers.start((_req, _i, res) => res.writeHead(500).end());
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, accountId);
     const waiting = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1);
@@ -514,7 +506,7 @@ describe('disabling drops pending retries (seed 3, 4.2 rule 3)', () => {
   it('disabling during an attempt keeps it recorded and schedules no retry', async () => {
     const { accountId, client } = await newAccount(host);
     const hold = gate();
-    const receiver = await startReceiver(
+    const receiver = await receivers.start(
       (_req, _i, res) => void hold.opened.then(() => res.writeHead(500).end()),
     );
     const endpoint = await createEndpoint(client, receiver.url);
@@ -540,7 +532,7 @@ describe('disabling drops pending retries (seed 3, 4.2 rule 3)', () => {
   it('an attempt that succeeds while the endpoint is being disabled leaves the delivery succeeded', async () => {
     const { accountId, client } = await newAccount(host);
     const hold = gate();
-    const receiver = await startReceiver(
+    const receiver = await receivers.start(
       (_req, _i, res) => void hold.opened.then(() => res.writeHead(200).end()),
     );
     const endpoint = await createEndpoint(client, receiver.url);

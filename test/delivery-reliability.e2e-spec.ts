@@ -5,7 +5,7 @@ import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
-import { eventually, Receiver } from './support/receiver.js';
+import { eventually, OpenReceivers, Receiver } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
 import {
   countByWebhookId,
@@ -24,25 +24,17 @@ import {
  * share a database start with keepDatabase, and the last one, which drops it, closes last.
  */
 let hosts: TestHost[] = [];
-let receivers: Receiver[] = [];
+const receivers = new OpenReceivers();
 async function boot(options: TestHostOptions): Promise<TestHost> {
   const host = await createTestHost(options);
   hosts.push(host);
   return host;
 }
-async function startReceiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const receiver = await Receiver.start(...args);
-  receivers.push(receiver);
-  return receiver;
-}
 afterEach(async () => {
-  const [closing, stopping] = [hosts, receivers];
+  const closing = hosts;
   hosts = [];
-  receivers = [];
   for (const host of closing) await host.close();
-  await Promise.all(stopping.map((receiver) => receiver.close()));
-  // Leave nothing behind in the Redis the other test files share.
-  for (const prefix of new Set(closing.map((host) => host.db.name))) await deleteQueueKeys(prefix);
+  await receivers.closeAll();
 });
 
 const ACCOUNT = 'acct_reliability';
@@ -81,7 +73,7 @@ describe('several workers on one queue', () => {
     const webhooks = { ...TEST_WEBHOOKS, batchSize: 10 };
     const first = await boot({ db, keepDatabase: true, module: { webhooks } });
     const second = await boot({ db, module: { webhooks } });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(first);
     const endpoint = await createEndpoint(client, receiver.url);
 
@@ -111,7 +103,7 @@ describe('a host without a worker (worker: false)', () => {
   it('sends nothing itself; a worker started later on the same queue sends everything', async () => {
     const db = await TestDatabase.create();
     const api = await boot({ db, keepDatabase: true, module: { worker: false } });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(api);
     const endpoint = await createEndpoint(client, receiver.url);
     const events = await publishResults(api, ACCOUNT, 20);
@@ -133,7 +125,7 @@ describe('the sweeper: the database, not Redis, keeps every delivery', () => {
   it('sends every pending delivery after the queue’s keys were deleted from Redis', async () => {
     const db = await TestDatabase.create();
     const api = await boot({ db, keepDatabase: true, module: { worker: false } });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(api);
     const endpoint = await createEndpoint(client, receiver.url);
     const events = await publishResults(api, ACCOUNT, 30);
@@ -157,7 +149,7 @@ describe('the sweeper: the database, not Redis, keeps every delivery', () => {
       keepDatabase: true,
       module: { worker: false, redis: { host: '127.0.0.1', port: 1 } },
     });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(api);
     const endpoint = await createEndpoint(client, receiver.url);
 
@@ -190,7 +182,7 @@ describe('Redis going away and coming back', () => {
         webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
       },
     });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(host);
     const endpoint = await createEndpoint(client, receiver.url);
     const before = await publishResults(host, ACCOUNT, 3);
@@ -218,7 +210,7 @@ describe('Redis going away and coming back', () => {
         webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
       },
     });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(host);
     const endpoint = await createEndpoint(client, receiver.url);
     const events = await publishResults(host, ACCOUNT, 5);
@@ -233,7 +225,7 @@ describe('Redis going away and coming back', () => {
   it('shuts down promptly when Redis has just gone away', async () => {
     proxy = await RedisProxy.start();
     const host = await createTestHost({ module: { redis: { host: '127.0.0.1', port: proxy.port } } });
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const client = await clientOf(host);
     await createEndpoint(client, receiver.url);
     await publishResults(host, ACCOUNT, 3);
@@ -262,7 +254,7 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
 
   it('disables an endpoint that fails every attempt for longer, dropping its retries', async () => {
     const host = await boot({ module: { webhooks } });
-    const receiver = await startReceiver((_req, _i, res) => res.writeHead(500).end());
+    const receiver = await receivers.start((_req, _i, res) => res.writeHead(500).end());
     const client = await clientOf(host);
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, ACCOUNT);
@@ -295,7 +287,7 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
   it('never disables an endpoint whose failures are interrupted by successes', async () => {
     const host = await boot({ module: { webhooks } });
     // One result is refused for good; every other one is accepted.
-    const receiver = await startReceiver((req, _i, res) => {
+    const receiver = await receivers.start((req, _i, res) => {
       const bad = (JSON.parse(req.body) as ApiEvent).data.object.status === 'bad';
       res.writeHead(bad ? 500 : 200).end();
     });
@@ -333,7 +325,7 @@ describe('a receiver that fails at random', () => {
     const random = seededRandom(20261121);
     const failures = new Map<string, number>();
     const accepted = new Set<string>();
-    const receiver = await startReceiver((req, _i, res: ServerResponse) => {
+    const receiver = await receivers.start((req, _i, res: ServerResponse) => {
       const id = String(req.headers['webhook-id']);
       const failed = failures.get(id) ?? 0;
       const roll = random();

@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../lib/signing/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { expectParameterInvalid } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { Receiver } from './support/receiver.js';
+import { OpenReceivers } from './support/receiver.js';
 import {
   closedPort,
   ConnectionCounter,
@@ -19,15 +19,8 @@ import {
 } from './support/webhooks.js';
 
 /** Everything a test started, closed after it whatever happened. */
-const receivers: Receiver[] = [];
-async function startReceiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const receiver = await Receiver.start(...args);
-  receivers.push(receiver);
-  return receiver;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
+const receivers = new OpenReceivers();
+afterEach(() => receivers.closeAll());
 
 const finished = (delivery: { status: string }): boolean => delivery.status !== 'pending';
 
@@ -45,7 +38,7 @@ describe('what a receiver gets (seed 5.2, 6.1; DECISIONS.md, Sending)', () => {
   });
 
   it('POSTs the event exactly as GET /v1/events/:id returns it, with Standard Webhooks headers', async () => {
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     const endpoint = await createEndpoint(client, receiver.url, ['result.ready']);
     const other = await createEndpoint(client, receiver.url, ['result.updated']);
     const events = await publishResults(host, 'acct_signing', 3);
@@ -87,7 +80,9 @@ describe('what a receiver gets (seed 5.2, 6.1; DECISIONS.md, Sending)', () => {
   });
 
   it('signs a retry made after rotate_secret with the new secret and never the old one', async () => {
-    const receiver = await startReceiver((_req, index, res) => res.writeHead(index === 0 ? 500 : 200).end());
+    const receiver = await receivers.start((_req, index, res) =>
+      res.writeHead(index === 0 ? 500 : 200).end(),
+    );
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, 'acct_signing');
 
@@ -137,14 +132,14 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
   }
 
   it('names the host’s serviceName in the user-agent', async () => {
-    const receiver = await startReceiver();
+    const receiver = await receivers.start();
     await deliverTo(receiver.url);
     expect(receiver.requests[0].headers['user-agent']).toBe('Acme-Webhooks/1.0');
   });
 
   it('records a receiver slower than webhooks.timeoutMs as a timeout', async () => {
     const held: ServerResponse[] = [];
-    const receiver = await startReceiver((_req, _i, res) => void held.push(res));
+    const receiver = await receivers.start((_req, _i, res) => void held.push(res));
     const { endpointId, deliveryId } = await deliverTo(receiver.url);
     const delivery = await getDelivery(client, endpointId, deliveryId);
     expect(delivery).toMatchObject({
@@ -162,7 +157,7 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
 
   it('ends a reply that drips its body forever at the same deadline', async () => {
     const timers: NodeJS.Timeout[] = [];
-    const receiver = await startReceiver((_req, _i, res) => {
+    const receiver = await receivers.start((_req, _i, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       const timer = setInterval(() => res.write('.'), 50);
       timers.push(timer);
@@ -189,8 +184,8 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
   });
 
   it('never follows a redirect: a 302 is a failed attempt, and its target is never asked', async () => {
-    const target = await startReceiver();
-    const receiver = await startReceiver((_req, _i, res) =>
+    const target = await receivers.start();
+    const receiver = await receivers.start((_req, _i, res) =>
       res.writeHead(302, { location: target.url }).end('moved'),
     );
     const { endpointId, deliveryId } = await deliverTo(receiver.url);
@@ -211,7 +206,7 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
 
   it('keeps exactly the first 2,000 characters of a 1 MB reply', async () => {
     const big = 'x'.repeat(1024 * 1024);
-    const receiver = await startReceiver((_req, _i, res) => res.writeHead(200).end(big));
+    const receiver = await receivers.start((_req, _i, res) => res.writeHead(200).end(big));
     const { endpointId, deliveryId } = await deliverTo(receiver.url);
     const delivery = await getDelivery(client, endpointId, deliveryId);
     expect(delivery.status).toBe('succeeded');
@@ -220,7 +215,7 @@ describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
   });
 
   it('stores a failing reply body too, and a short one whole', async () => {
-    const receiver = await startReceiver((_req, _i, res) => res.writeHead(503).end('{"busy":true}'));
+    const receiver = await receivers.start((_req, _i, res) => res.writeHead(503).end('{"busy":true}'));
     const { endpointId, deliveryId } = await deliverTo(receiver.url);
     expect(await getDelivery(client, endpointId, deliveryId)).toMatchObject({
       status: 'failed',

@@ -94,6 +94,23 @@ export class Receiver {
   }
 }
 
+/** The receivers a test file starts, to close together after each test whatever happened. */
+export class OpenReceivers {
+  private open: Receiver[] = [];
+
+  async start(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
+    const receiver = await Receiver.start(...args);
+    this.open.push(receiver);
+    return receiver;
+  }
+
+  async closeAll(): Promise<void> {
+    const closing = this.open;
+    this.open = [];
+    await Promise.all(closing.map((receiver) => receiver.close()));
+  }
+}
+
 /** Polls `check` until it returns a value, or fails after `timeoutMs`. */
 export async function eventually<T>(
   check: () => Promise<T | undefined | null | false>,
