@@ -38,24 +38,27 @@ export class DeliveryStore {
    * Takes the deliveries of a job that are still due and not held by another worker. A duplicate
    * or stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`.
    *
-   * The state test is wrapped in `IS TRUE` so that no index can serve it and the primary key
-   * drives the claim: written plainly, a planner whose statistics predate a burst (a new table,
-   * a quiet one) picks the due index and scans every pending delivery for each batch of ids.
+   * On PostgreSQL each id is looked up on its own, in a lateral subquery the planner cannot fold
+   * into a join, and the state test is wrapped in `IS TRUE` so that no index can serve it: only
+   * the primary key drives the claim. Written as one join, a planner whose statistics predate a
+   * burst (a new table, a quiet one, no autovacuum) scans the whole table for each batch of ids,
+   * or every pending delivery through the due index.
    */
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
-    const s = this.sql;
-    const rows = s.postgres
+    const rows = this.sql.postgres
       ? await this.records<ClaimRow>(
           `UPDATE ${DELIVERIES} SET locked_until = $1
            FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
-                 FROM ${DELIVERIES} d
+                 FROM unnest($3::text[]) AS wanted(id)
+                 CROSS JOIN LATERAL (
+                   SELECT id, event_id, endpoint_id FROM ${DELIVERIES}
+                   WHERE id = wanted.id
+                     AND (status = 'pending' AND next_attempt_at <= $2
+                          AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
+                   LIMIT 1 FOR UPDATE SKIP LOCKED) d
                  LEFT JOIN interview_events ev ON ev.id = d.event_id
-                 LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
-                 WHERE d.id = ANY($3::text[])
-                   AND (d.status = 'pending' AND d.next_attempt_at <= $2
-                        AND (d.locked_until IS NULL OR d.locked_until < $2)) IS TRUE
-                 FOR UPDATE OF d SKIP LOCKED) due
+                 LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
            WHERE ${DELIVERIES}.id = due.id
            RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`,
           [lockedUntil, now, ids],

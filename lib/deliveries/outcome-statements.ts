@@ -55,10 +55,17 @@ const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = 
    WHERE failing_since IS NOT NULL AND id IN (SELECT endpoint_id FROM o WHERE attempted = 1 AND status = 'succeeded')`;
 
 /**
+ * PostgreSQL: the batch's ids as a condition on the deliveries table, in a sub-select's array. The
+ * planner cannot see how many ids that yields, plans for a few and looks them up by key. Given the
+ * array itself (or only the join to the outcomes) it counts a probe per id, and on a table of up to
+ * some thousand pages (a new or quiet one, whose statistics predate the burst) finds scanning the
+ * whole table cheaper, for every batch.
+ */
+const BATCH_IDS = `interview_webhook_deliveries.id = ANY(ARRAY(SELECT unnest($1::text[])))`;
+
+/**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
- * still counts the attempt, but keeps its reason unless that attempt succeeded. `lookup` names the
- * ids once more as a condition on the table itself: joined to the outcomes alone, a planner that
- * sees a table of some thousand rows hashes the outcomes and scans the whole table for each batch.
+ * still counts the attempt, but keeps its reason unless that attempt succeeded.
  */
 const deliveriesUpdate = (now: string, lookup = ''): string => {
   const table = 'interview_webhook_deliveries';
@@ -75,7 +82,7 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
 /**
  * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
  * one statement (atomic by itself, so no transaction round trips), whose update also names the
- * ids, the first column, as a condition on the table; on SQLite two or three.
+ * ids, the first column, as a condition on the table (`BATCH_IDS`); on SQLite two or three.
  */
 export function recordStatements(
   sql: SqlDialect,
@@ -95,7 +102,7 @@ export function recordStatements(
         sql: `WITH ${cte},
           recorded AS (${attemptsInsert(nowParam)}),
           healed AS (${STREAKS_CLEARED})
-          ${deliveriesUpdate(nowParam, ` AND interview_webhook_deliveries.id = ANY($1::text[])`)}`,
+          ${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}`,
         params: withNow,
       },
     ];
