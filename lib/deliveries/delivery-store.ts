@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
+import { queryPrepared } from '../database/prepared-statement.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { recordStatements } from './outcome-statements.js';
@@ -47,7 +48,9 @@ export class DeliveryStore {
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     const rows = this.sql.postgres
-      ? await this.records<ClaimRow>(
+      ? await queryPrepared<ClaimRow>(
+          this.dataSource,
+          undefined,
           `UPDATE ${DELIVERIES} SET locked_until = $1
            FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
                  FROM unnest($3::text[]) AS wanted(id)
@@ -106,7 +109,7 @@ export class DeliveryStore {
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
     const statements = recordStatements(this.sql, outcomes, now);
     if (this.sql.postgres && !failed) {
-      await this.dataSource.query(statements[0].sql, statements[0].params);
+      await queryPrepared(this.dataSource, undefined, statements[0].sql, statements[0].params);
       return;
     }
     await this.dataSource.transaction(async (manager) => {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../database/prepared-statement.js';
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 
@@ -85,7 +86,12 @@ async function writeToOutbox(
   const insertEvents = `INSERT INTO interview_events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
 
   const created: { id: string; event_id: string }[] = sql.postgres
-    ? await manager.query(`WITH ${values}, inserted AS (${insertEvents}) ${insertDeliveries}`, params)
+    ? await queryPrepared(
+        manager.connection,
+        manager,
+        `WITH ${values}, inserted AS (${insertEvents}) ${insertDeliveries}`,
+        params,
+      )
     : await (async () => {
         await manager.query(`WITH ${values} ${insertEvents}`, params);
         return manager.query(`WITH ${values} ${insertDeliveries}`, params);

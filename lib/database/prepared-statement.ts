@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** The part of node-postgres' client that runs a named prepared statement. */
+interface PostgresClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/** Statement names by text: the engine's statements are a handful of fixed texts. */
+const names = new Map<string, string>();
+
+function nameOf(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `interview_api_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  return name;
+}
+
+/**
+ * PostgreSQL: runs a statement of fixed text as a named prepared statement, on the manager's
+ * connection when it has one (a transaction's), and answers its rows. The server parses and plans
+ * it once per connection instead of once per batch: for the statements of the delivery engine,
+ * which publish, claim and record a batch each, that was a fifth of the database's work per
+ * delivery. The statement is logged through the host's TypeORM logger like any other query.
+ */
+export async function queryPrepared<T>(
+  dataSource: DataSource,
+  manager: EntityManager | undefined,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
+  const own = manager?.queryRunner;
+  const runner = own ?? dataSource.createQueryRunner();
+  try {
+    const client = (await runner.connect()) as PostgresClient;
+    dataSource.logger.logQuery(sql, params, runner);
+    const { rows } = await client.query({ name: nameOf(sql), text: sql, values: params });
+    return rows as T[];
+  } finally {
+    if (!own) await runner.release();
+  }
+}

@@ -1,0 +1,71 @@
+import { DataSource, type Logger } from 'typeorm';
+import { queryPrepared } from '../lib/database/prepared-statement.js';
+import { TestDatabase } from './support/database.js';
+
+/** PostgreSQL only, whichever database the suite runs on: SQLite has no prepared statements to name. */
+describe('queryPrepared (PostgreSQL)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    database = await TestDatabase.create('postgres');
+    const logger: Logger = {
+      logQuery: (query) => void logged.push(query),
+      logQueryError: () => undefined,
+      logQuerySlow: () => undefined,
+      logSchemaBuild: () => undefined,
+      logMigration: () => undefined,
+      log: () => undefined,
+    };
+    dataSource = new DataSource({ ...database.options(), logging: ['query'], logger });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE items (id text PRIMARY KEY, body text NOT NULL)');
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  const insert =
+    'INSERT INTO items (id, body) SELECT * FROM unnest($1::text[], $2::text[]) RETURNING id, body';
+
+  it('answers the rows, binds values exactly, and logs the statement through the host logger', async () => {
+    const bodies = ['plain', `quote " and backslash \\ and {braces}, comma`, 'NULL', 'line\nbreak ✓'];
+    const rows = await queryPrepared<{ id: string; body: string }>(dataSource, undefined, insert, [
+      bodies.map((_, i) => `item_${i}`),
+      bodies,
+    ]);
+    expect(rows).toEqual(bodies.map((body, i) => ({ id: `item_${i}`, body })));
+    expect(logged).toContain(insert);
+  });
+
+  it('prepares a statement once per connection and runs it again by name, in the caller’s transaction', async () => {
+    const select = 'SELECT count(*)::int AS n FROM items WHERE id = ANY($1::text[])';
+    const seen = await dataSource.transaction(async (manager) => {
+      const first = await queryPrepared<{ n: number }>(dataSource, manager, select, [['item_0', 'item_1']]);
+      const second = await queryPrepared<{ n: number }>(dataSource, manager, select, [['item_2']]);
+      const prepared: { name: string; statement: string }[] = await manager.query(
+        'SELECT name, statement FROM pg_prepared_statements',
+      );
+      return { first, second, prepared };
+    });
+    expect(seen.first).toEqual([{ n: 2 }]);
+    expect(seen.second).toEqual([{ n: 1 }]);
+    const named = seen.prepared.filter((row) => row.statement === select);
+    expect(named).toHaveLength(1);
+    expect(named[0].name).toMatch(/^interview_api_[0-9a-f]{24}$/);
+  });
+
+  it('rolls back with the caller’s transaction', async () => {
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await queryPrepared(dataSource, manager, insert, [['rolled_back'], ['x']]);
+        throw new Error('host failure');
+      }),
+    ).rejects.toThrow('host failure');
+    const rows: unknown[] = await dataSource.query(`SELECT 1 FROM items WHERE id = 'rolled_back'`);
+    expect(rows).toHaveLength(0);
+  });
+});
