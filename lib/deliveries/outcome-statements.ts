@@ -61,7 +61,7 @@ const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = 
  * some thousand pages (a new or quiet one, whose statistics predate the burst) finds scanning the
  * whole table cheaper, for every batch.
  */
-const BATCH_IDS = `interview_webhook_deliveries.id = ANY(ARRAY(SELECT unnest($1::text[])))`;
+const BATCH_IDS = `interview_webhook_deliveries.id = ANY(ARRAY(SELECT id FROM o))`;
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
@@ -82,7 +82,7 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
 /**
  * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
  * one statement (atomic by itself, so no transaction round trips), whose update also names the
- * ids, the first column, as a condition on the table (`BATCH_IDS`); on SQLite two or three.
+ * ids as a condition on the table (`BATCH_IDS`); on SQLite two or three.
  */
 export function recordStatements(
   sql: SqlDialect,
