@@ -3,6 +3,7 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { claimLeaseMs } from './claim-lease.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { DeliveryStore } from './delivery-store.js';
@@ -19,7 +20,6 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly http: WebhookHttpClient;
   private readonly limiter: SendLimiter;
   private readonly userAgent: string;
-  /** Longer than any attempt, so a live worker never loses its claim mid-send. */
   private readonly leaseMs: number;
 
   constructor(
@@ -36,7 +36,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     });
     this.limiter = new SendLimiter(concurrency);
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
-    this.leaseMs = timeoutMs * 2 + 30_000;
+    this.leaseMs = claimLeaseMs(options.webhooks);
   }
 
   async process(ids: readonly string[]): Promise<number> {

@@ -9,16 +9,10 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { JOB_CONCURRENCY } from './claim-lease.js';
 import { DeliveryProcessor } from './delivery-processor.js';
 import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js';
 import { createRedisConnection } from './redis-connection.js';
-
-/**
- * Batches a worker process runs at once. Enough to overlap one batch's database writes with the
- * next one's sends (which the shared limiter bounds by webhooks.concurrency); more would only
- * compete with the host's own queries for the connection pool.
- */
-const JOB_CONCURRENCY = 8;
 
 /** Time for BullMQ to write the completion of the batches that ended as shutdown began. */
 const COMPLETION_WRITE_MS = 200;
