@@ -11,6 +11,27 @@ import { recordStatements } from './outcome-statements.js';
 const DELIVERIES = 'interview_webhook_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
 
+/**
+ * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids). Each id is looked up on its
+ * own, in a lateral subquery the planner cannot fold into a join, and the state test is wrapped in
+ * `IS TRUE` so that no index can serve it: only the primary key drives the claim. Written as one
+ * join, a planner whose statistics predate a burst (a new table, a quiet one, no autovacuum) scans
+ * the whole table for each batch of ids, or every pending delivery through the due index.
+ */
+export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1
+  FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
+        FROM unnest($3::text[]) AS wanted(id)
+        CROSS JOIN LATERAL (
+          SELECT id, event_id, endpoint_id FROM ${DELIVERIES}
+          WHERE id = wanted.id
+            AND (status = 'pending' AND next_attempt_at <= $2
+                 AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
+          LIMIT 1 FOR UPDATE SKIP LOCKED) d
+        LEFT JOIN interview_events ev ON ev.id = d.event_id
+        LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
+  WHERE ${DELIVERIES}.id = due.id
+  RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`;
+
 interface ClaimRow {
   id: string;
   endpoint_id: string;
@@ -38,34 +59,11 @@ export class DeliveryStore {
   /**
    * Takes the deliveries of a job that are still due and not held by another worker. A duplicate
    * or stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`.
-   *
-   * On PostgreSQL each id is looked up on its own, in a lateral subquery the planner cannot fold
-   * into a join, and the state test is wrapped in `IS TRUE` so that no index can serve it: only
-   * the primary key drives the claim. Written as one join, a planner whose statistics predate a
-   * burst (a new table, a quiet one, no autovacuum) scans the whole table for each batch of ids,
-   * or every pending delivery through the due index.
    */
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     const rows = this.sql.postgres
-      ? await queryPrepared<ClaimRow>(
-          this.dataSource,
-          undefined,
-          `UPDATE ${DELIVERIES} SET locked_until = $1
-           FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
-                 FROM unnest($3::text[]) AS wanted(id)
-                 CROSS JOIN LATERAL (
-                   SELECT id, event_id, endpoint_id FROM ${DELIVERIES}
-                   WHERE id = wanted.id
-                     AND (status = 'pending' AND next_attempt_at <= $2
-                          AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
-                   LIMIT 1 FOR UPDATE SKIP LOCKED) d
-                 LEFT JOIN interview_events ev ON ev.id = d.event_id
-                 LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
-           WHERE ${DELIVERIES}.id = due.id
-           RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`,
-          [lockedUntil, now, ids],
-        )
+      ? await queryPrepared<ClaimRow>(this.dataSource, undefined, CLAIM_ON_POSTGRES, [lockedUntil, now, ids])
       : await this.claimOnSqlite(ids, now, lockedUntil);
     return rows.map((row) => ({
       id: row.id,

@@ -1,0 +1,111 @@
+import { DataSource } from 'typeorm';
+import { SqlDialect } from '../lib/database/sql-dialect.js';
+import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
+import { CLAIM_ON_POSTGRES } from '../lib/deliveries/delivery-store.js';
+import { recordStatements } from '../lib/deliveries/outcome-statements.js';
+import { interviewApiMigrations } from '../lib/index.js';
+import { TestDatabase } from './support/database.js';
+
+/** Every plan node of an EXPLAIN (FORMAT JSON) answer. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/**
+ * The claim and the record must find a batch's deliveries by key even on a table the planner has no
+ * statistics for: a burst on a new or quiet table, or a database without autovacuum. Written as
+ * plain joins, both scanned the whole table for every batch of ids. PostgreSQL only, whichever
+ * database the suite runs on.
+ */
+describe('delivery statements on PostgreSQL: plans', () => {
+  const ROWS = 5_000;
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let sql: SqlDialect;
+
+  beforeAll(async () => {
+    database = await TestDatabase.create('postgres');
+    dataSource = new DataSource({
+      ...database.options({ synchronize: false }),
+      migrations: interviewApiMigrations('postgres'),
+      migrationsRun: true,
+    });
+    await dataSource.initialize();
+    sql = new SqlDialect(dataSource);
+    await dataSource.query(
+      `INSERT INTO interview_webhook_endpoints (id, account_id, livemode, url, enabled_events, status, secret, created_at, updated_at)
+       VALUES ('whk_plan', 'acct_plan', true, 'https://example.com/hook', '["*"]', 'enabled', 'whsec_x', now(), now())`,
+    );
+    await dataSource.query(
+      `INSERT INTO interview_events (id, account_id, livemode, type, payload, created_at)
+       SELECT 'evt_' || lpad(i::text, 26, '0'), 'acct_plan', true, 'result.ready', repeat('x', 300), now()
+       FROM generate_series(1, $1::int) AS i`,
+      [ROWS],
+    );
+    await dataSource.query(
+      `INSERT INTO interview_webhook_deliveries (id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at)
+       SELECT 'dlv_' || lpad(i::text, 26, '0'), 'acct_plan', true, 'whk_plan', 'evt_' || lpad(i::text, 26, '0'), 'result.ready', 'pending', 0, now(), now(), now()
+       FROM generate_series(1, $1::int) AS i`,
+      [ROWS],
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  const ids = Array.from({ length: 100 }, (_, i) => `dlv_${String(2_000 + i).padStart(26, '0')}`);
+
+  async function scansOfDeliveries(statement: string, params: unknown[]): Promise<string[]> {
+    const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await dataSource.query(
+      `EXPLAIN (FORMAT JSON) ${statement}`,
+      params,
+    );
+    return nodes(plan[0].Plan)
+      .filter((node) => node['Relation Name'] === 'interview_webhook_deliveries')
+      .map((node) => node['Node Type']);
+  }
+
+  it('the claim reads a batch of ids through the primary key', async () => {
+    const now = new Date();
+    const scans = await scansOfDeliveries(CLAIM_ON_POSTGRES, [new Date(now.getTime() + 60_000), now, ids]);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
+  });
+
+  it('the record reads a batch of ids through the primary key', async () => {
+    const now = new Date();
+    const outcomes: DeliveryOutcome[] = ids.map((id) => {
+      const delivery: ClaimedDelivery = {
+        id,
+        endpointId: 'whk_plan',
+        eventId: 'evt_plan',
+        attempt: 0,
+        lockedUntil: now,
+        target: null,
+        payload: null,
+      };
+      return {
+        delivery,
+        attempted: true,
+        status: 'succeeded',
+        responseStatus: 200,
+        responseBody: 'ok',
+        error: null,
+        durationMs: 3,
+        nextAttemptAt: null,
+      };
+    });
+    const [statement] = recordStatements(sql, outcomes, now);
+    const scans = await scansOfDeliveries(statement.sql, statement.params);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
+  });
+});
