@@ -33,7 +33,7 @@ describe('queryPrepared (PostgreSQL)', () => {
 
   it('answers the rows, binds values exactly, and logs the statement through the host logger', async () => {
     const bodies = ['plain', `quote " and backslash \\ and {braces}, comma`, 'NULL', 'line\nbreak ✓'];
-    const rows = await queryPrepared<{ id: string; body: string }>(dataSource, undefined, insert, [
+    const rows = await queryPrepared<{ id: string; body: string }>(dataSource.manager, insert, [
       bodies.map((_, i) => `item_${i}`),
       bodies,
     ]);
@@ -44,8 +44,8 @@ describe('queryPrepared (PostgreSQL)', () => {
   it('prepares a statement once per connection and runs it again by name, in the caller’s transaction', async () => {
     const select = 'SELECT count(*)::int AS n FROM items WHERE id = ANY($1::text[])';
     const seen = await dataSource.transaction(async (manager) => {
-      const first = await queryPrepared<{ n: number }>(dataSource, manager, select, [['item_0', 'item_1']]);
-      const second = await queryPrepared<{ n: number }>(dataSource, manager, select, [['item_2']]);
+      const first = await queryPrepared<{ n: number }>(manager, select, [['item_0', 'item_1']]);
+      const second = await queryPrepared<{ n: number }>(manager, select, [['item_2']]);
       const prepared: { name: string; statement: string }[] = await manager.query(
         'SELECT name, statement FROM pg_prepared_statements',
       );
@@ -61,7 +61,7 @@ describe('queryPrepared (PostgreSQL)', () => {
   it('rolls back with the caller’s transaction', async () => {
     await expect(
       dataSource.transaction(async (manager) => {
-        await queryPrepared(dataSource, manager, insert, [['rolled_back'], ['x']]);
+        await queryPrepared(manager, insert, [['rolled_back'], ['x']]);
         throw new Error('host failure');
       }),
     ).rejects.toThrow('host failure');

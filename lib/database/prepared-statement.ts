@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 /** The part of node-postgres' client that runs a named prepared statement. */
 interface PostgresClient {
@@ -20,22 +20,18 @@ function nameOf(sql: string): string {
 
 /**
  * PostgreSQL: runs a statement of fixed text as a named prepared statement, on the manager's
- * connection when it has one (a transaction's), and answers its rows. The server parses and plans
+ * connection when it has one (a transaction's) or else on one from its DataSource's pool, and
+ * answers its rows. The server parses and plans
  * it once per connection instead of once per batch: for the statements of the delivery engine,
  * which publish, claim and record a batch each, that was a fifth of the database's work per
  * delivery. The statement is logged through the host's TypeORM logger like any other query.
  */
-export async function queryPrepared<T>(
-  dataSource: DataSource,
-  manager: EntityManager | undefined,
-  sql: string,
-  params: unknown[],
-): Promise<T[]> {
-  const own = manager?.queryRunner;
-  const runner = own ?? dataSource.createQueryRunner();
+export async function queryPrepared<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const own = manager.queryRunner;
+  const runner = own ?? manager.connection.createQueryRunner();
   try {
     const client = (await runner.connect()) as PostgresClient;
-    dataSource.logger.logQuery(sql, params, runner);
+    manager.connection.logger.logQuery(sql, params, runner);
     const { rows } = await client.query({ name: nameOf(sql), text: sql, values: params });
     return rows as T[];
   } finally {

@@ -63,7 +63,7 @@ export class DeliveryStore {
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     const rows = this.sql.postgres
-      ? await queryPrepared<ClaimRow>(this.dataSource, undefined, CLAIM_ON_POSTGRES, [lockedUntil, now, ids])
+      ? await queryPrepared<ClaimRow>(this.dataSource.manager, CLAIM_ON_POSTGRES, [lockedUntil, now, ids])
       : await this.claimOnSqlite(ids, now, lockedUntil);
     return rows.map((row) => ({
       id: row.id,
@@ -107,7 +107,7 @@ export class DeliveryStore {
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
     const statements = recordStatements(this.sql, outcomes, now);
     if (this.sql.postgres && !failed) {
-      await queryPrepared(this.dataSource, undefined, statements[0].sql, statements[0].params);
+      await queryPrepared(this.dataSource.manager, statements[0].sql, statements[0].params);
       return;
     }
     await this.dataSource.transaction(async (manager) => {

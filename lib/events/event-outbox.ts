@@ -87,7 +87,6 @@ async function writeToOutbox(
 
   const created: { id: string; event_id: string }[] = sql.postgres
     ? await queryPrepared(
-        manager.connection,
         manager,
         `WITH ${values}, inserted AS (${insertEvents}) ${insertDeliveries}`,
         params,
