@@ -2,6 +2,8 @@ import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { generateId } from '../identifiers/generate-id.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
 
+const DELIVERIES = 'interview_webhook_deliveries';
+
 /** A statement and its bind values. */
 export interface Statement {
   sql: string;
@@ -61,22 +63,21 @@ const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = 
  * some thousand pages (a new or quiet one, whose statistics predate the burst) finds scanning the
  * whole table cheaper, for every batch.
  */
-const BATCH_IDS = `interview_webhook_deliveries.id = ANY(ARRAY(SELECT id FROM o))`;
+const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
  * still counts the attempt, but keeps its reason unless that attempt succeeded.
  */
 const deliveriesUpdate = (now: string, lookup = ''): string => {
-  const table = 'interview_webhook_deliveries';
-  const live = `(${table}.status = 'pending' OR o.status = 'succeeded')`;
-  return `UPDATE ${table} SET
-     status = CASE WHEN ${live} THEN o.status ELSE ${table}.status END,
-     error = CASE WHEN ${live} THEN o.error ELSE ${table}.error END,
-     next_attempt_at = CASE WHEN ${table}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
+  const live = `(${DELIVERIES}.status = 'pending' OR o.status = 'succeeded')`;
+  return `UPDATE ${DELIVERIES} SET
+     status = CASE WHEN ${live} THEN o.status ELSE ${DELIVERIES}.status END,
+     error = CASE WHEN ${live} THEN o.error ELSE ${DELIVERIES}.error END,
+     next_attempt_at = CASE WHEN ${DELIVERIES}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
      attempt = o.attempt, response_status = o.response_status, response_body = o.response_body,
      duration_ms = o.duration_ms, locked_until = NULL, updated_at = ${now}
-   FROM o WHERE ${table}.id = o.id AND ${table}.locked_until = o.claim${lookup}`;
+   FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.locked_until = o.claim${lookup}`;
 };
 
 /**
