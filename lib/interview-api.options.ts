@@ -25,9 +25,9 @@ export interface WebhookOptions {
   retryScheduleMs?: number[];
   /** Development and tests only: allows http:// and private or loopback targets. */
   allowInsecureUrls?: boolean;
-  /** Sends in flight per worker process. Default 50. */
+  /** Sends in flight per worker process, which holds at most 16 times as many claimed deliveries. Default 50. */
   concurrency?: number;
-  /** Deliveries per queue job. Default 100. */
+  /** Deliveries per queue job, and the most outcomes one record statement writes. Default 100. */
   batchSize?: number;
   /** How often a worker looks for due deliveries no job carries (Redis flushed or down). Default 30,000. */
   sweepIntervalMs?: number;

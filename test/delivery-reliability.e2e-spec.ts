@@ -167,6 +167,30 @@ describe('the sweeper: the database, not Redis, keeps every delivery', () => {
   });
 });
 
+describe('a receiver that never answers', () => {
+  it('holds back its own deliveries only: the rest of each batch is recorded as soon as it is sent', async () => {
+    const db = await TestDatabase.create();
+    // Longer than the whole check below, so that no attempt to the silent receiver ends during it.
+    const host = await boot({ db, module: { webhooks: { ...TEST_WEBHOOKS, timeoutMs: 20_000 } } });
+    const silent = await receivers.start(() => undefined);
+    const prompt = await receivers.start();
+    const client = await clientOf(host);
+    const stalled = await createEndpoint(client, silent.url);
+    const answered = await createEndpoint(client, prompt.url);
+
+    // Each event goes to both endpoints, so every batch holds deliveries to both.
+    const events = await publishResults(host, ACCOUNT, 20);
+    await allDeliveries(client, answered.id, 20, succeeded, 15_000);
+    await silent.waitFor(20);
+    const waiting = await listAllDeliveries(client, stalled.id);
+    expect(waiting).toHaveLength(20);
+    expect(waiting.every((delivery) => delivery.status === 'pending' && delivery.attempt === 0)).toBe(true);
+    expectEachEventOnce(prompt, events);
+    // Hung up on, the silent receiver's attempts end now rather than at their deadline.
+    await silent.close();
+  });
+});
+
 describe('Redis going away and coming back', () => {
   let proxy: RedisProxy | null = null;
   afterEach(async () => {

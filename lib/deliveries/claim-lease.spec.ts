@@ -1,17 +1,21 @@
-import { claimLeaseMs, JOB_CONCURRENCY } from './claim-lease.js';
+import { claimLeaseMs, heldLimit } from './claim-lease.js';
 
 describe('claimLeaseMs', () => {
-  it('outlasts the wait of the last send a worker holds, and that send, when every attempt times out', () => {
+  it('outlasts the wait of the last delivery a worker holds, and its send, when every attempt times out', () => {
     for (const options of [
       { timeoutMs: 10_000, batchSize: 100, concurrency: 50 },
       { timeoutMs: 10_000, batchSize: 100, concurrency: 1 },
       { timeoutMs: 2_000, batchSize: 500, concurrency: 7 },
       { timeoutMs: 30_000, batchSize: 1, concurrency: 1_000 },
     ]) {
-      const held = JOB_CONCURRENCY * options.batchSize;
-      const lastStartsAfter = Math.ceil(held / options.concurrency) * options.timeoutMs;
+      const lastStartsAfter = Math.ceil(heldLimit(options) / options.concurrency) * options.timeoutMs;
       expect(claimLeaseMs(options)).toBeGreaterThan(lastStartsAfter + options.timeoutMs);
     }
+  });
+
+  it('holds at least one whole batch, however few the send slots', () => {
+    expect(heldLimit({ timeoutMs: 10_000, batchSize: 500, concurrency: 1 })).toBe(500);
+    expect(heldLimit({ timeoutMs: 10_000, batchSize: 100, concurrency: 50 })).toBe(800);
   });
 
   it('is 200 s with the default options', () => {

@@ -1,26 +1,35 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { claimLeaseMs } from './claim-lease.js';
+import { ClaimCapacity } from './claim-capacity.js';
+import { claimLeaseMs, heldLimit } from './claim-lease.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { DeliveryStore } from './delivery-store.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SendLimiter } from './send-limiter.js';
 import { webhookHeaders } from './webhook-headers.js';
 
 /**
- * Sends one batch of deliveries: claim what is still due, load endpoints and events once, send
- * concurrently, record every outcome in a few statements, then queue the retries.
+ * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
+ * sends concurrently, and records each outcome as its send ends, in groups of many, then queues
+ * the retries. A batch takes room for its deliveries before claiming them, which bounds what a
+ * process holds and so the claim lease.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationShutdown {
+  private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
   private readonly limiter: SendLimiter;
+  private readonly capacity: ClaimCapacity;
+  private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
   private readonly leaseMs: number;
+  /** The batches being sent, each until every outcome of it is recorded. */
+  private readonly inFlight = new Set<Promise<void[]>>();
 
   constructor(
     private readonly store: DeliveryStore,
@@ -28,30 +37,70 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     private readonly clock: Clock,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {
-    const { timeoutMs, allowInsecureUrls, concurrency } = options.webhooks;
+    const { timeoutMs, allowInsecureUrls, concurrency, batchSize } = options.webhooks;
     this.http = new WebhookHttpClient({
       timeoutMs,
       allowPrivateDestinations: allowInsecureUrls,
       maxConnections: concurrency,
     });
     this.limiter = new SendLimiter(concurrency);
+    this.capacity = new ClaimCapacity(heldLimit(options.webhooks));
+    this.recorder = new OutcomeRecorder(
+      (outcomes) => this.record(outcomes),
+      batchSize,
+      (error) =>
+        this.logger.warn(
+          `Could not record delivery outcomes (their claims expire and the sweeper sends them again): ${String(error)}`,
+        ),
+    );
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
     this.leaseMs = claimLeaseMs(options.webhooks);
   }
 
-  async process(ids: readonly string[]): Promise<number> {
-    const now = this.clock.now();
-    const claimed = await this.store.claim(ids, now, new Date(now.getTime() + this.leaseMs));
-    if (claimed.length === 0) return 0;
-    const outcomes = await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
-    const recordedAt = this.clock.now();
-    await this.store.record(outcomes, recordedAt, this.options.webhooks.disableAfterMs);
+  /**
+   * Claims a batch and starts its sends; answers how many deliveries it claimed once they are
+   * claimed, not sent, so that a slow receiver holds up no queue job. `drain` waits for the sends.
+   */
+  async take(ids: readonly string[]): Promise<number> {
+    await this.capacity.acquire(ids.length);
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      const now = this.clock.now();
+      claimed = await this.store.claim(ids, now, new Date(now.getTime() + this.leaseMs));
+    } finally {
+      this.capacity.release(ids.length - claimed.length);
+    }
+    if (claimed.length > 0) {
+      const sends = Promise.all(claimed.map((delivery) => this.send(delivery)));
+      this.inFlight.add(sends);
+      void sends.then(() => this.inFlight.delete(sends));
+    }
+    return claimed.length;
+  }
+
+  /** Resolves once every send taken so far has its outcome recorded (or failed to). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** One attempt, recorded; its room is given back once it is (or could not be). */
+  private async send(delivery: ClaimedDelivery): Promise<void> {
+    try {
+      await this.recorder.add(await this.attempt(delivery));
+    } catch (error) {
+      this.logger.warn(`Delivery ${delivery.id} stays claimed until its lease expires: ${String(error)}`);
+    } finally {
+      this.capacity.release(1);
+    }
+  }
+
+  private async record(outcomes: DeliveryOutcome[]): Promise<void> {
+    await this.store.record(outcomes, this.clock.now(), this.options.webhooks.disableAfterMs);
     this.dispatcher.dispatch(
       outcomes
         .filter((outcome) => outcome.status === 'pending')
         .map((outcome) => ({ id: outcome.delivery.id, nextAttemptAt: outcome.nextAttemptAt })),
     );
-    return claimed.length;
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
@@ -93,6 +142,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.drain();
     await this.http.close();
   }
 }

@@ -9,11 +9,15 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { JOB_CONCURRENCY } from './claim-lease.js';
 import { DeliveryProcessor } from './delivery-processor.js';
 import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js';
 import { createRedisConnection } from './redis-connection.js';
 
+/**
+ * Jobs a worker process runs at once. A job only waits for room and claims its batch (its sends go
+ * on after it completes), so a few are enough to keep the claims ahead of the sends.
+ */
+const JOB_CONCURRENCY = 8;
 /** Time for BullMQ to write the completion of the batches that ended as shutdown began. */
 const COMPLETION_WRITE_MS = 200;
 
@@ -28,7 +32,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private worker: Worker<DeliveryBatchJob, number> | null = null;
   private connection: Redis | null = null;
   private closing = false;
-  /** The batches this process is sending now. */
+  /** The batches this process is claiming now. */
   private readonly active = new Set<Promise<number>>();
 
   constructor(
@@ -52,7 +56,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (this.closing) return;
     this.worker = new Worker<DeliveryBatchJob, number>(
       DELIVERY_QUEUE_NAME,
-      (job) => this.track(this.processor.process(job.data.ids)),
+      (job) => this.track(this.processor.take(job.data.ids)),
       {
         connection,
         prefix: this.options.queuePrefix,
@@ -96,10 +100,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.connection?.disconnect();
   }
 
-  /** Waits until no batch is in flight; answers whether there was one. */
+  /** Waits until no batch is being claimed or sent; answers whether one was being claimed. */
   private async settle(): Promise<boolean> {
     const busy = this.active.size > 0;
     while (this.active.size > 0) await Promise.allSettled([...this.active]);
+    await this.processor.drain();
     return busy;
   }
 }

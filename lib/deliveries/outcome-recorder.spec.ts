@@ -1,0 +1,80 @@
+import type { DeliveryOutcome } from './claimed-delivery.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
+
+function outcome(id: string): DeliveryOutcome {
+  return {
+    delivery: {
+      id,
+      endpointId: 'whk_1',
+      eventId: 'evt_1',
+      attempt: 0,
+      lockedUntil: new Date(0),
+      target: null,
+      payload: null,
+    },
+    attempted: true,
+    status: 'succeeded',
+    responseStatus: 200,
+    responseBody: 'ok',
+    error: null,
+    durationMs: 1,
+    nextAttemptAt: null,
+  };
+}
+
+/** A write whose groups are kept, each finishing when the test says so. */
+class RecordingWrite {
+  readonly groups: string[][] = [];
+  private readonly finishers: ((error?: Error) => void)[] = [];
+  readonly write = (outcomes: DeliveryOutcome[]): Promise<void> => {
+    this.groups.push(outcomes.map((o) => o.delivery.id));
+    return new Promise((resolve, reject) =>
+      this.finishers.push((error) => (error ? reject(error) : resolve())),
+    );
+  };
+
+  finish(group: number, error?: Error): void {
+    this.finishers[group](error);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('OutcomeRecorder', () => {
+  it('writes the outcomes that end within a short window together, and resolves each once written', async () => {
+    const store = new RecordingWrite();
+    const recorder = new OutcomeRecorder(store.write, 100, () => undefined);
+    let written = false;
+    const recorded = Promise.all(['dlv_1', 'dlv_2'].map((id) => recorder.add(outcome(id)))).then(
+      () => (written = true),
+    );
+    expect(store.groups).toEqual([]);
+    void recorder.add(outcome('dlv_3'));
+    await sleep(60);
+    expect(store.groups).toEqual([['dlv_1', 'dlv_2', 'dlv_3']]);
+    expect(written).toBe(false);
+    store.finish(0);
+    await recorded;
+  });
+
+  it('writes a full group at once, and what ends later in a group of its own', async () => {
+    const store = new RecordingWrite();
+    const recorder = new OutcomeRecorder(store.write, 2, () => undefined);
+    void recorder.add(outcome('dlv_1'));
+    void recorder.add(outcome('dlv_2'));
+    expect(store.groups).toEqual([['dlv_1', 'dlv_2']]);
+    void recorder.add(outcome('dlv_3'));
+    await sleep(60);
+    expect(store.groups).toEqual([['dlv_1', 'dlv_2'], ['dlv_3']]);
+  });
+
+  it('reports a failed write and still settles its outcomes, so that nothing waits on them', async () => {
+    const store = new RecordingWrite();
+    const failures: unknown[] = [];
+    const recorder = new OutcomeRecorder(store.write, 1, (error) => failures.push(error));
+    const recorded = recorder.add(outcome('dlv_1'));
+    store.finish(0, new Error('database down'));
+    await recorded;
+    expect(failures).toEqual([new Error('database down')]);
+  });
+});
