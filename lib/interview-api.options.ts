@@ -27,7 +27,7 @@ export interface WebhookOptions {
   allowInsecureUrls?: boolean;
   /** Sends in flight per worker process, which holds at most 16 times as many claimed deliveries. Default 50. */
   concurrency?: number;
-  /** Deliveries per queue job, and the most outcomes one record statement writes. Default 100. */
+  /** Deliveries per queue job, and the most outcomes one record statement writes. Default 200. */
   batchSize?: number;
   /** How often a worker looks for due deliveries no job carries (Redis flushed or down). Default 30,000. */
   sweepIntervalMs?: number;
@@ -141,7 +141,7 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     retryScheduleMs: [...schedule],
     allowInsecureUrls: given.allowInsecureUrls ?? false,
     concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
-    batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 100),
+    batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 200),
     sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
   };

@@ -15,10 +15,10 @@ describe('claimLeaseMs', () => {
 
   it('holds at least one whole batch, however few the send slots', () => {
     expect(heldLimit({ timeoutMs: 10_000, batchSize: 500, concurrency: 1 })).toBe(500);
-    expect(heldLimit({ timeoutMs: 10_000, batchSize: 100, concurrency: 50 })).toBe(800);
+    expect(heldLimit({ timeoutMs: 10_000, batchSize: 200, concurrency: 50 })).toBe(800);
   });
 
   it('is 200 s with the default options', () => {
-    expect(claimLeaseMs({ timeoutMs: 10_000, batchSize: 100, concurrency: 50 })).toBe(200_000);
+    expect(claimLeaseMs({ timeoutMs: 10_000, batchSize: 200, concurrency: 50 })).toBe(200_000);
   });
 });
