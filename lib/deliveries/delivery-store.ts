@@ -45,8 +45,9 @@ interface ClaimRow {
 
 /**
  * The delivery engine's database work, a few statements per batch rather than per delivery. On
- * PostgreSQL a batch costs two: the claim (which returns the endpoints and event bodies too) and
- * the record (attempts, deliveries and endpoint streaks in one statement) while nothing fails.
+ * PostgreSQL a batch costs one claim (which returns the endpoints and event bodies too), and a group
+ * of outcomes one record (attempts, deliveries and endpoint streaks in one statement) while nothing
+ * fails.
  */
 @Injectable()
 export class DeliveryStore {
