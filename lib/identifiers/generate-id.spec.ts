@@ -19,4 +19,11 @@ describe('generateId', () => {
     const b = generateId('dlv', new Date(2_000));
     expect(a.slice(14)).not.toEqual(b.slice(14));
   });
+
+  it('never repeats a random part across refills of its random pool', () => {
+    // 1,000 new milliseconds draw 1,000 random parts: several refills of a 256-part pool.
+    const parts = Array.from({ length: 1000 }, (_, i) => generateId('att', new Date(5_000 + i)).slice(14));
+    expect(new Set(parts).size).toBe(parts.length);
+    expect(parts.every((part) => /^[0-9a-hjkmnp-tv-z]{16}$/.test(part))).toBe(true);
+  });
 });
