@@ -1,5 +1,6 @@
 import { DataSource, type Logger } from 'typeorm';
 import { queryPrepared } from '../lib/database/prepared-statement.js';
+import { SqlDialect } from '../lib/database/sql-dialect.js';
 import { TestDatabase } from './support/database.js';
 
 /** PostgreSQL only, whichever database the suite runs on: SQLite has no prepared statements to name. */
@@ -67,5 +68,38 @@ describe('queryPrepared (PostgreSQL)', () => {
     ).rejects.toThrow('host failure');
     const rows: unknown[] = await dataSource.query(`SELECT 1 FROM items WHERE id = 'rolled_back'`);
     expect(rows).toHaveLength(0);
+  });
+
+  it('binds rows as JSON with every Date as node-postgres binds it, Dates shared by rows included', async () => {
+    const lease = new Date('2026-11-22T10:11:12.345Z');
+    const other = new Date('2026-01-02T03:04:05.006Z');
+    const { cte, params } = new SqlDialect(dataSource).rows(
+      'v',
+      [
+        ['id', 'text'],
+        ['at', 'timestamp'],
+      ],
+      [
+        ['a', lease],
+        ['b', lease],
+        ['c', other],
+        ['d', null],
+      ],
+    );
+    const rows: { id: string; at: Date | null }[] = await dataSource.query(
+      `WITH ${cte} SELECT id, at FROM v ORDER BY id`,
+      params,
+    );
+    const [direct]: { lease: Date; other: Date }[] = await dataSource.query(
+      'SELECT $1::timestamp AS lease, $2::timestamp AS other',
+      [lease, other],
+    );
+    expect(rows).toEqual([
+      { id: 'a', at: direct.lease },
+      { id: 'b', at: direct.lease },
+      { id: 'c', at: direct.other },
+      { id: 'd', at: null },
+    ]);
+    expect(direct.lease.getTime()).toBe(lease.getTime());
   });
 });
