@@ -19,7 +19,8 @@ const RETRY_BUCKET_MS = 1000;
  * round trips each and would halve the throughput of the engine. Deliveries that arrive after a
  * quiet window go out at once; under load, the ids of concurrent publishes are coalesced until a
  * window has passed since the last enqueue (or a batch is full) and added with one addBulk. Under
- * load every batch then carries more deliveries, and every claim and job serves more of them: with a window of 10 ms a publishing host that also runs the worker sent 8 % fewer a second.
+ * load every batch then carries more deliveries, and every claim and job serves more of them: with
+ * a window of 10 ms a publishing host that also runs the worker sent 8 % fewer a second.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationShutdown {

@@ -3,11 +3,11 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { ClaimCapacity } from './claim-capacity.js';
 import { claimLeaseMs, heldLimit } from './claim-lease.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { DeliveryStore } from './delivery-store.js';
+import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SendLimiter } from './send-limiter.js';
@@ -24,7 +24,8 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
   private readonly limiter: SendLimiter;
-  private readonly capacity: ClaimCapacity;
+  /** The claimed deliveries this process holds, from their claim until their outcome is recorded. */
+  private readonly capacity: FifoCapacity;
   private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
   private readonly leaseMs: number;
@@ -44,7 +45,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       maxConnections: concurrency,
     });
     this.limiter = new SendLimiter(concurrency);
-    this.capacity = new ClaimCapacity(heldLimit(options.webhooks));
+    this.capacity = new FifoCapacity(heldLimit(options.webhooks));
     this.recorder = new OutcomeRecorder(
       (outcomes) => this.record(outcomes),
       batchSize,

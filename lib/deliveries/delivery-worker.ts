@@ -18,6 +18,7 @@ import { createRedisConnection } from './redis-connection.js';
  * on after it completes), so a few are enough to keep the claims ahead of the sends.
  */
 const JOB_CONCURRENCY = 8;
+
 /** Time for BullMQ to write the completion of the batches that ended as shutdown began. */
 const COMPLETION_WRITE_MS = 200;
 

@@ -1,17 +1,19 @@
 /**
- * Bounds the deliveries a worker process holds claimed (from its claim until its outcome is
- * recorded), so that the claim lease can outlast the wait of the last one held. A batch asks for
- * room for all its ids before claiming; batches are let in first come, first served, and a batch
- * larger than the bound still goes in alone, so that nothing waits forever.
+ * A bounded count of units that callers take and give back: the deliveries a worker process holds
+ * claimed, so that the claim lease can outlast the wait of the last one held, and the sends it has
+ * in flight. Requests are let in first come, first served: room given back passes straight to the
+ * oldest waiting request, which none arriving meanwhile can take, and the queue is taken from its
+ * head by index (an array's `shift` moves every element). A request larger than the bound still
+ * goes in alone, so that nothing waits forever.
  */
-export class ClaimCapacity {
+export class FifoCapacity {
   private held = 0;
   private waiting: { count: number; admit: () => void }[] = [];
   private head = 0;
 
   constructor(readonly limit: number) {}
 
-  /** Resolves once `count` more deliveries may be held; the caller then holds them. */
+  /** Resolves once `count` more units may be held; the caller then holds them. */
   acquire(count: number): Promise<void> {
     if (this.head === this.waiting.length && this.fits(count)) {
       this.held += count;
@@ -20,7 +22,7 @@ export class ClaimCapacity {
     return new Promise((admit) => this.waiting.push({ count, admit }));
   }
 
-  /** Gives back room for `count` deliveries (recorded, or not claimed after all). */
+  /** Gives back `count` units. */
   release(count: number): void {
     this.held -= count;
     while (this.head < this.waiting.length && this.fits(this.waiting[this.head].count)) {

@@ -1,4 +1,4 @@
-import { ClaimCapacity } from './claim-capacity.js';
+import { FifoCapacity } from './fifo-capacity.js';
 
 /** Whether the promise has settled by the time the queued callbacks have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -8,9 +8,9 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe('ClaimCapacity', () => {
+describe('FifoCapacity', () => {
   it('admits batches while they fit, then each one as room is given back', async () => {
-    const capacity = new ClaimCapacity(10);
+    const capacity = new FifoCapacity(10);
     expect(await settled(capacity.acquire(6))).toBe(true);
     expect(await settled(capacity.acquire(4))).toBe(true);
     const third = capacity.acquire(3);
@@ -22,7 +22,7 @@ describe('ClaimCapacity', () => {
   });
 
   it('admits in arrival order: a small batch does not pass a large one waiting ahead of it', async () => {
-    const capacity = new ClaimCapacity(10);
+    const capacity = new FifoCapacity(10);
     await capacity.acquire(8);
     const large = capacity.acquire(5);
     const small = capacity.acquire(1);
@@ -37,7 +37,7 @@ describe('ClaimCapacity', () => {
   });
 
   it('admits a batch larger than the bound once nothing else is held', async () => {
-    const capacity = new ClaimCapacity(10);
+    const capacity = new FifoCapacity(10);
     await capacity.acquire(1);
     const oversized = capacity.acquire(25);
     expect(await settled(oversized)).toBe(false);
