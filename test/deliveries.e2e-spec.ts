@@ -545,3 +545,59 @@ describe('disabling drops pending retries (seed 3, 4.2 rule 3)', () => {
     expect(delivery).toMatchObject({ attempt: 1, response_status: 200, error: null, next_attempt_at: null });
   });
 });
+
+describe('a throttling receiver’s Retry-After', () => {
+  let host: TestHost;
+
+  beforeAll(async () => {
+    // The first retry 300 ms after the first attempt by the schedule, the longest step 3 s.
+    host = await createTestHost({
+      module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [300, 3000] } },
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('puts the retry of a 429 as late as the receiver asks, then succeeds', async () => {
+    const { accountId, client } = await newAccount(host);
+    const receiver = await receivers.start((_req, index, res) => {
+      if (index === 0) res.writeHead(429, { 'retry-after': '1' }).end('slow down');
+      else res.writeHead(200).end('ok');
+    });
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [event] = await publishResults(host, accountId);
+
+    const between = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1);
+    expect(between).toMatchObject({ status: 'pending', response_status: 429, error: 'http_error' });
+    const [first] = await receiver.waitFor(1);
+    // 1 s asked, where the schedule alone says 240-360 ms.
+    const wait = Date.parse(between.next_attempt_at!) - first.receivedAt;
+    expect(wait).toBeGreaterThanOrEqual(950);
+    expect(wait).toBeLessThanOrEqual(1500);
+
+    const [, second] = await receiver.waitFor(2);
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
+    const done = await deliveryOf(client, endpoint.id, event.id, finished);
+    expect(done).toMatchObject({ status: 'succeeded', attempt: 2, response_status: 200 });
+  });
+
+  it('keeps to the schedule when a 500 carries Retry-After, and caps what a 503 asks', async () => {
+    const { accountId, client } = await newAccount(host);
+    const receiver = await receivers.start((_req, index, res) => {
+      if (index === 0) res.writeHead(500, { 'retry-after': '2' }).end();
+      else if (index === 1) res.writeHead(503, { 'retry-after': '86400' }).end();
+      else res.writeHead(200).end('ok');
+    });
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [event] = await publishResults(host, accountId);
+
+    const [first, second] = await receiver.waitFor(2);
+    expect(second.receivedAt - first.receivedAt).toBeLessThan(1000);
+    const capped = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 2);
+    // A day asked, held to the schedule's longest step of 3 s.
+    const wait = Date.parse(capped.next_attempt_at!) - second.receivedAt;
+    expect(wait).toBeGreaterThanOrEqual(2900);
+    expect(wait).toBeLessThanOrEqual(3500);
+  });
+});

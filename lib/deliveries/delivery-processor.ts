@@ -129,7 +129,12 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     const retryAt =
       response.error === null
         ? null
-        : nextAttemptAt(this.options.webhooks.retryScheduleMs, attemptsMade, this.clock.now());
+        : nextAttemptAt(
+            this.options.webhooks.retryScheduleMs,
+            attemptsMade,
+            this.clock.now(),
+            response.retryAfterMs,
+          );
     return {
       delivery,
       attempted: true,

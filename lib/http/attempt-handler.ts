@@ -1,7 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 import type { Dispatcher } from 'undici';
 
 import { attemptErrorCode, type AttemptErrorCode } from './attempt-error.js';
 import { CappedBody } from './capped-body.js';
+import { readRetryAfter } from './retry-after.js';
 
 /** What one attempt came to, before its duration is added. */
 export interface AttemptOutcome {
@@ -9,6 +12,8 @@ export interface AttemptOutcome {
   status: number | null;
   body: string | null;
   error: AttemptErrorCode | null;
+  /** How long a throttling receiver (429, 503) asked us to wait before the next attempt. */
+  retryAfterMs: number | null;
 }
 
 /** Why an attempt was cut short by us rather than by the receiver. */
@@ -24,6 +29,7 @@ class AttemptEnded extends Error {}
 export class AttemptHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private status: number | null = null;
+  private retryAfterMs: number | null = null;
   private readonly body = new CappedBody();
   private settled = false;
   private readonly deadline: NodeJS.Timeout;
@@ -41,9 +47,15 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     if (this.settled) controller.abort(new AttemptEnded('deadline'));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
     // A 1xx is informational; the final status follows it.
-    if (statusCode >= 200) this.status = statusCode;
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.retryAfterMs = readRetryAfter(statusCode, headers['retry-after'], Date.now());
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -72,12 +84,18 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
       status: this.status,
       body: this.body.text(),
       error: status >= 200 && status < 300 ? null : 'http_error',
+      retryAfterMs: this.retryAfterMs,
     };
   }
 
   /** What arrived before the failure is kept: the status line, and the reply read so far. */
   private failedOutcome(error: AttemptErrorCode): AttemptOutcome {
-    return { status: this.status, body: this.status === null ? null : this.body.text(), error };
+    return {
+      status: this.status,
+      body: this.status === null ? null : this.body.text(),
+      error,
+      retryAfterMs: this.retryAfterMs,
+    };
   }
 
   private finish(outcome: AttemptOutcome): void {

@@ -77,6 +77,7 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
       status: 200,
       body: 'thanks',
       error: null,
+      retryAfterMs: null,
       durationMs: expect.any(Number) as number,
     });
     expect(Number.isInteger(result.durationMs)).toBe(true);
@@ -106,6 +107,36 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
       body: 'boom',
       error: 'http_error',
     });
+  });
+
+  it('reads Retry-After from a 429 or a 503 reply, and from no other', async () => {
+    const replies = [
+      { status: 429, retryAfter: '120' },
+      { status: 503, retryAfter: new Date(Date.now() + 60_000).toUTCString() },
+      { status: 500, retryAfter: '120' },
+      { status: 429, retryAfter: 'later' },
+    ];
+    let next = 0;
+    const server = await startServer((_req, res) => {
+      const { status, retryAfter } = replies[next++];
+      res.writeHead(status, { 'Retry-After': retryAfter });
+      res.end('slow down');
+    });
+    const results = [];
+    for (let i = 0; i < replies.length; i++) results.push(await client.send(delivery(server.url)));
+
+    expect(results.map((result) => [result.status, result.error])).toEqual([
+      [429, 'http_error'],
+      [503, 'http_error'],
+      [500, 'http_error'],
+      [429, 'http_error'],
+    ]);
+    expect(results[0].retryAfterMs).toBe(120_000);
+    // An HTTP date has whole seconds, and a moment has passed since it was written.
+    expect(results[1].retryAfterMs).toBeGreaterThan(57_000);
+    expect(results[1].retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(results[2].retryAfterMs).toBeNull();
+    expect(results[3].retryAfterMs).toBeNull();
   });
 
   it('does not follow a redirect: a 302 is a failed attempt and the target sees nothing', async () => {

@@ -34,7 +34,12 @@ interface Target {
 const DEFAULT_MAX_CONNECTIONS = 100;
 /** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
 const MAX_CACHED_TARGETS = 10_000;
-const BLOCKED: AttemptOutcome = { status: null, body: null, error: 'blocked_destination' };
+const BLOCKED: AttemptOutcome = {
+  status: null,
+  body: null,
+  error: 'blocked_destination',
+  retryAfterMs: null,
+};
 
 /**
  * POSTs webhook deliveries to customer-controlled URLs, which makes every destination hostile: it
@@ -76,6 +81,7 @@ export class WebhookHttpClient {
       status: outcome.status,
       body: outcome.body,
       error: outcome.error,
+      retryAfterMs: outcome.retryAfterMs,
       durationMs: Math.round(performance.now() - startedAt),
     };
   }
