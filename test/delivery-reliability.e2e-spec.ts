@@ -1,6 +1,9 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
+import { Clock } from '../lib/clock/clock.js';
+import { claimLeaseMs } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
@@ -164,6 +167,79 @@ describe('the sweeper: the database, not Redis, keeps every delivery', () => {
     const deliveries = await allDeliveries(client, endpoint.id, 5, succeeded);
     expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
     expectEachEventOnce(receiver, events);
+  });
+});
+
+/** A delivery worker in a child process of its own, on the database and queue of `db`. */
+async function startWorkerProcess(db: TestDatabase, webhooks: object): Promise<ChildProcess> {
+  const child = fork(
+    new URL('./support/worker-process.ts', import.meta.url),
+    [db.kind, db.name, JSON.stringify(webhooks)],
+    { execArgv: ['--import', new URL('./support/register-typescript.mjs', import.meta.url).href] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+  return child;
+}
+
+/** A clock `aheadMs` in the future. */
+class ClockAhead extends Clock {
+  constructor(private readonly aheadMs: number) {
+    super();
+  }
+
+  override now(): Date {
+    return new Date(Date.now() + this.aheadMs);
+  }
+}
+
+describe('a worker process killed in the middle of a send', () => {
+  let worker: ChildProcess | null = null;
+  afterEach(() => {
+    worker?.kill('SIGKILL');
+    worker = null;
+  });
+
+  it('leaves its claim to expire; another worker then sends the delivery once more and records it', async () => {
+    const db = await TestDatabase.create();
+    const api = await boot({ db, keepDatabase: true, module: { worker: false } });
+    // The first request is never answered: the worker dies waiting for it.
+    const receiver = await receivers.start((_req, index, res) => {
+      if (index > 0) res.writeHead(200).end('ok');
+    });
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const webhooks = {
+      ...TEST_WEBHOOKS,
+      timeoutMs: 20_000,
+      sweepIntervalMs: 300,
+      concurrency: 4,
+      batchSize: 10,
+    };
+    worker = await startWorkerProcess(db, webhooks);
+    const [event] = await publishResults(api, ACCOUNT, 1);
+    await receiver.waitFor(1);
+    worker.kill('SIGKILL');
+    await new Promise((resolve) => worker!.once('exit', resolve));
+
+    // While the dead worker's claim lasts, a live worker neither sweeps nor sends the delivery.
+    const patient = await boot({ db, keepDatabase: true, module: { webhooks } });
+    await sleep(1500);
+    expect(receiver.requests).toHaveLength(1);
+    const [held] = await listAllDeliveries(client, endpoint.id);
+    expect(held).toMatchObject({ status: 'pending', attempt: 0 });
+    await patient.close();
+    hosts = hosts.filter((host) => host !== patient);
+
+    // A worker that sees the claim expired sends the delivery again, with the same webhook-id.
+    await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
+    const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
+    expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
+    expect(receiver.requests.map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
+    await sleep(1000);
+    expect(receiver.requests).toHaveLength(2);
   });
 });
 

@@ -27,6 +27,11 @@ export class TestDatabase {
     return new TestDatabase(kind, name);
   }
 
+  /** A database another process created, to be shared (a child process's app, say). */
+  static existing(kind: TestDatabaseKind, name: string): TestDatabase {
+    return new TestDatabase(kind, name);
+  }
+
   options(extra: { synchronize?: boolean } = {}): DataSourceOptions {
     const synchronize = extra.synchronize ?? true;
     if (this.kind === 'postgres') {

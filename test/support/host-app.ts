@@ -16,6 +16,7 @@ import {
   type Scope,
   SCOPES,
 } from '../../lib/index.js';
+import { Clock } from '../../lib/clock/clock.js';
 import { TestDatabase } from './database.js';
 import { SessionEntity } from './session.entity.js';
 import { deleteQueueKeys } from './webhooks.js';
@@ -60,6 +61,8 @@ export interface TestHostOptions {
   module?: Partial<InterviewApiModuleOptions>;
   /** Extra host controllers, e.g. a host's own @ApiV1Controller. */
   controllers?: Type<unknown>[];
+  /** The module's time, for a host that should see the future (a claim lease as expired, say). */
+  clock?: Clock;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -100,7 +103,9 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   })
   class HostModule {}
 
-  const moduleRef = await Test.createTestingModule({ imports: [HostModule] }).compile();
+  const testingModule = Test.createTestingModule({ imports: [HostModule] });
+  if (options.clock) testingModule.overrideProvider(Clock).useValue(options.clock);
+  const moduleRef = await testingModule.compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   const keys = app.get(ApiKeysService);
