@@ -2,7 +2,7 @@ import { EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.j
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { eventually, OpenReceivers } from './support/receiver.js';
+import { eventually, OpenReceivers, type Receiver } from './support/receiver.js';
 import {
   createEndpoint,
   deliveryOf,
@@ -550,54 +550,63 @@ describe('a throttling receiver’s Retry-After', () => {
   let host: TestHost;
 
   beforeAll(async () => {
-    // The first retry 300 ms after the first attempt by the schedule, the longest step 3 s.
+    // Retries 1 s (800-1200 ms with jitter), then 1.5 s after the attempt before.
     host = await createTestHost({
-      module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [300, 3000] } },
+      module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [1000, 1500] } },
     });
   });
   afterAll(async () => {
     await host.close();
   });
 
+  /** The delay the delivery's next attempt got, from the request that failed. */
+  async function waitAfter(
+    client: ApiClient,
+    endpointId: string,
+    eventId: string,
+    attempt: number,
+    receiver: Receiver,
+  ): Promise<number> {
+    const delivery = await deliveryOf(client, endpointId, eventId, (d) => d.attempt === attempt);
+    expect(delivery.status).toBe('pending');
+    return Date.parse(delivery.next_attempt_at!) - receiver.requests[attempt - 1].receivedAt;
+  }
+
   it('puts the retry of a 429 as late as the receiver asks, then succeeds', async () => {
     const { accountId, client } = await newAccount(host);
     const receiver = await receivers.start((_req, index, res) => {
-      if (index === 0) res.writeHead(429, { 'retry-after': '1' }).end('slow down');
+      if (index === 0) res.writeHead(429, { 'retry-after': '2' }).end('slow down');
       else res.writeHead(200).end('ok');
     });
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, accountId);
 
-    const between = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1);
-    expect(between).toMatchObject({ status: 'pending', response_status: 429, error: 'http_error' });
-    const [first] = await receiver.waitFor(1);
-    // 1 s asked, where the schedule alone says 240-360 ms.
-    const wait = Date.parse(between.next_attempt_at!) - first.receivedAt;
-    expect(wait).toBeGreaterThanOrEqual(950);
-    expect(wait).toBeLessThanOrEqual(1500);
-
-    const [, second] = await receiver.waitFor(2);
-    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
+    // 2 s asked; the schedule alone says at most 1.2 s, and twice its delay is 1.6 s or more.
+    const wait = await waitAfter(client, endpoint.id, event.id, 1, receiver);
+    expect(wait).toBeGreaterThanOrEqual(1550);
+    expect(wait).toBeLessThanOrEqual(2050);
+    const [first, second] = await receiver.waitFor(2);
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1550);
     const done = await deliveryOf(client, endpoint.id, event.id, finished);
     expect(done).toMatchObject({ status: 'succeeded', attempt: 2, response_status: 200 });
   });
 
-  it('keeps to the schedule when a 500 carries Retry-After, and caps what a 503 asks', async () => {
+  it('keeps to the schedule when a 500 carries Retry-After, and caps what a 503 asks at twice the delay', async () => {
     const { accountId, client } = await newAccount(host);
     const receiver = await receivers.start((_req, index, res) => {
-      if (index === 0) res.writeHead(500, { 'retry-after': '2' }).end();
+      if (index === 0) res.writeHead(500, { 'retry-after': '5' }).end();
       else if (index === 1) res.writeHead(503, { 'retry-after': '86400' }).end();
       else res.writeHead(200).end('ok');
     });
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, accountId);
 
-    const [first, second] = await receiver.waitFor(2);
-    expect(second.receivedAt - first.receivedAt).toBeLessThan(1000);
-    const capped = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 2);
-    // A day asked, held to the schedule's longest step of 3 s.
-    const wait = Date.parse(capped.next_attempt_at!) - second.receivedAt;
-    expect(wait).toBeGreaterThanOrEqual(2900);
-    expect(wait).toBeLessThanOrEqual(3500);
+    const ignored = await waitAfter(client, endpoint.id, event.id, 1, receiver);
+    expect(ignored).toBeLessThanOrEqual(1250);
+    await receiver.waitFor(2);
+    // A day asked, held to twice the 1.5 s step (2.4-3.6 s with jitter).
+    const capped = await waitAfter(client, endpoint.id, event.id, 2, receiver);
+    expect(capped).toBeGreaterThanOrEqual(2350);
+    expect(capped).toBeLessThanOrEqual(3650);
   });
 });

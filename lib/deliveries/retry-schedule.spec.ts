@@ -16,11 +16,13 @@ describe('nextAttemptAt', () => {
   });
 
   it('waits as long as Retry-After asks when that is later than the schedule, never earlier', () => {
-    expect(at(nextAttemptAt(SCHEDULE, 1, NOW, 120_000, () => 0.5))).toBe(120_000);
+    expect(at(nextAttemptAt(SCHEDULE, 1, NOW, 8_000, () => 0.5))).toBe(8_000);
     expect(at(nextAttemptAt(SCHEDULE, 2, NOW, 1_000, () => 0.5))).toBe(300_000);
   });
 
-  it('caps what Retry-After asks at the schedule’s longest delay', () => {
-    expect(at(nextAttemptAt(SCHEDULE, 1, NOW, 365 * 24 * 3_600_000, () => 0.5))).toBe(1_800_000);
+  it('waits at most twice the scheduled delay, whatever Retry-After asks', () => {
+    expect(at(nextAttemptAt(SCHEDULE, 1, NOW, 60_000, () => 0.5))).toBe(10_000);
+    expect(at(nextAttemptAt(SCHEDULE, 1, NOW, 60_000, () => 0))).toBe(8_000);
+    expect(at(nextAttemptAt(SCHEDULE, 3, NOW, 365 * 24 * 3_600_000, () => 0.5))).toBe(3_600_000);
   });
 });
