@@ -1,6 +1,7 @@
 export { InterviewApiModule, INTERVIEW_API_ENTITIES } from './interview-api.module.js';
 export type {
   InterviewApiModuleOptions,
+  RateLimitOptions,
   ResourceDefinition,
   WebhookOptions,
 } from './interview-api.options.js';

@@ -4,6 +4,7 @@ import { ApiKeyEntity } from './auth/api-key.entity.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
 import { LastUsedTracker } from './auth/last-used-tracker.js';
+import { RateLimiter } from './auth/rate-limiter.js';
 import { Clock } from './clock/clock.js';
 import { AttemptEntity } from './deliveries/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
@@ -82,6 +83,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         Clock,
         LastUsedTracker,
         ApiKeysService,
+        RateLimiter,
         ApiKeyGuard,
         Paginator,
         V1Fallback,
@@ -98,7 +100,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         DeliveryWorker,
         DeliverySweeper,
       ],
-      exports: [ApiKeysService, ApiKeyGuard, Paginator, EventPublisher],
+      exports: [ApiKeysService, RateLimiter, ApiKeyGuard, Paginator, EventPublisher],
     };
   }
 }

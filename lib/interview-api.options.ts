@@ -35,6 +35,14 @@ export interface WebhookOptions {
   disableAfterMs?: number;
 }
 
+/** Requests per second an API key may make, per mode; a key's bucket holds one second's worth. */
+export interface RateLimitOptions {
+  /** Default 100, as Stripe allows a live key. */
+  live?: number;
+  /** Default 25, as Stripe allows a test key. */
+  test?: number;
+}
+
 export interface InterviewApiModuleOptions {
   keyPrefix: string;
   cursorSecret: string;
@@ -48,6 +56,8 @@ export interface InterviewApiModuleOptions {
   queuePrefix?: string;
   /** Age after which events and their deliveries are purged. Default 30 days. */
   eventRetentionMs?: number;
+  /** Per-key request rates on /v1, shared by every process on the Redis; `false` turns them off. */
+  rateLimit?: RateLimitOptions | false;
 }
 
 export const BUILT_IN_EVENT_TYPES = ['result.ready', 'result.updated', 'webhook.test'] as const;
@@ -68,6 +78,7 @@ export interface ResolvedOptions {
   worker: boolean;
   queuePrefix: string;
   eventRetentionMs: number;
+  rateLimit: Required<RateLimitOptions> | false;
 }
 
 export class InvalidModuleOptionsError extends Error {
@@ -88,6 +99,7 @@ const TOP_LEVEL_OPTIONS: ReadonlySet<string> = new Set([
   'worker',
   'queuePrefix',
   'eventRetentionMs',
+  'rateLimit',
 ]);
 const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
   'timeoutMs',
@@ -98,6 +110,7 @@ const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
   'sweepIntervalMs',
   'disableAfterMs',
 ]);
+const RATE_LIMIT_OPTIONS: ReadonlySet<string> = new Set(['live', 'test']);
 const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'path',
   'entity',
@@ -144,6 +157,21 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 200),
     sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
+  };
+}
+
+function resolveRateLimit(
+  rateLimit: RateLimitOptions | false | undefined,
+): Required<RateLimitOptions> | false {
+  if (rateLimit === false) return false;
+  if (rateLimit !== undefined && (rateLimit === null || typeof rateLimit !== 'object')) {
+    throw new InvalidModuleOptionsError('rateLimit', 'must be { live?, test? } or false.');
+  }
+  const given = rateLimit ?? {};
+  rejectUnknown(given, RATE_LIMIT_OPTIONS, 'rateLimit.');
+  return {
+    live: positiveInteger(given.live, 'rateLimit.live', 100),
+    test: positiveInteger(given.test, 'rateLimit.test', 25),
   };
 }
 
@@ -237,5 +265,6 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     worker: options.worker ?? true,
     queuePrefix,
     eventRetentionMs: positiveInteger(options.eventRetentionMs, 'eventRetentionMs', 30 * 24 * 3600 * 1000),
+    rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

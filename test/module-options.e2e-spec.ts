@@ -119,6 +119,10 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['a bad apiVersion', 'apiVersion', { apiVersion: 'latest' }],
       ['a bad eventTypes entry', 'eventTypes', { eventTypes: ['Session Completed'] }],
       ['missing redis options', 'redis', { redis: undefined }],
+      ['a rateLimit that is not an object', 'rateLimit', { rateLimit: 100 }],
+      ['an unknown rateLimit option', 'rateLimit.perSecond', { rateLimit: { perSecond: 5 } }],
+      ['a bad rateLimit.test', 'rateLimit.test', { rateLimit: { test: 0 } }],
+      ['a bad rateLimit.live', 'rateLimit.live', { rateLimit: { live: 2.5 } }],
     ])('with %s, naming the option', async (_name, option, change) => {
       await expect(boot(() => InterviewApiModule.forRoot(loose({ ...VALID, ...change })))).rejects.toEqual(
         failsNaming(option),

@@ -4,16 +4,21 @@ import { InsufficientScopeError, InvalidApiKeyError } from '../errors/api-error.
 import { REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { Scope } from './scopes.js';
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-/** `Authorization: Bearer <key>` on every /v1 route, then the route's @RequireScopes. */
+/**
+ * `Authorization: Bearer <key>` on every /v1 route, then the key's request rate, then the route's
+ * @RequireScopes.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly reflector: Reflector,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -24,6 +29,7 @@ export class ApiKeyGuard implements CanActivate {
       throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
     const key = await this.keys.authenticate(token);
     if (!key) throw new InvalidApiKeyError();
+    await this.rateLimiter.admit(key);
     const required =
       this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
         context.getHandler(),

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { createRedisConnection } from './redis-connection.js';
+import { createRedisConnection } from '../redis/redis-connection.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 

@@ -11,7 +11,7 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryProcessor } from './delivery-processor.js';
 import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js';
-import { createRedisConnection } from './redis-connection.js';
+import { createRedisConnection } from '../redis/redis-connection.js';
 
 /**
  * Jobs a worker process runs at once. A job only waits for room and claims its batch (its sends go

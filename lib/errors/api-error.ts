@@ -77,6 +77,21 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** The calling key is over its request rate; the filter sends `Retry-After` with it. */
+export class RateLimitedError extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit: number,
+  ) {
+    super(
+      429,
+      'rate_limit_error',
+      'rate_limited',
+      `Too many requests with this API key: at most ${limit} a second in this mode. Retry after ${retryAfterSeconds} s.`,
+    );
+  }
+}
+
 export class InternalApiError extends ApiError {
   constructor() {
     super(500, 'api_error', 'api_error', 'An unexpected error occurred. Please try again.');

@@ -5,6 +5,7 @@ import {
   ConflictError,
   InternalApiError,
   InvalidApiKeyError,
+  RateLimitedError,
   ResourceMissingError,
 } from './api-error.js';
 
@@ -61,6 +62,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = this.toApiError(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
+    if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
     response.status(error.status).json(error.toEnvelope());
   }
 

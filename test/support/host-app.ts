@@ -88,6 +88,8 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
             filters: ['status'],
           },
         ],
+        // Tests call faster than a test key may; the rate-limit tests turn the limits on.
+        rateLimit: false,
         ...options.module,
         // A test's webhooks options adjust the test defaults rather than replace them.
         webhooks: {
