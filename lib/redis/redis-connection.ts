@@ -2,8 +2,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 /**
  * A connection of the module's own, from the host's ioredis options or instance. Workers need
- * `maxRetriesPerRequest: null` for their blocking commands; the producer fails fast instead of
- * queueing commands while Redis is away, since the database, not Redis, keeps every delivery.
+ * `maxRetriesPerRequest: null` for their blocking commands. The others (the queue's producer, the
+ * rate limiter) fail fast instead of queueing commands while Redis is away: the database, not
+ * Redis, keeps every delivery, and a request is never held up for a rate limit.
  */
 export function createRedisConnection(source: RedisOptions | Redis, role: 'producer' | 'worker'): Redis {
   const base: RedisOptions = source instanceof Redis ? source.options : source;
