@@ -243,6 +243,59 @@ describe('a worker process killed in the middle of a send', () => {
   });
 });
 
+/**
+ * Makes every write of an outcome fail, as a database that went away between the claim and the
+ * record would (the claim itself still goes through); answers how to undo it.
+ */
+async function refuseOutcomeWrites(host: TestHost): Promise<() => Promise<void>> {
+  const dataSource = host.app.get(DataSource);
+  if (host.db.kind === 'postgres') {
+    await dataSource.query(
+      `CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'database unavailable'; END $$`,
+    );
+    await dataSource.query(
+      'CREATE TRIGGER refuse_record BEFORE UPDATE ON interview_webhook_deliveries FOR EACH ROW WHEN (NEW.attempt > OLD.attempt) EXECUTE FUNCTION refuse_record()',
+    );
+    return async () =>
+      void (await dataSource.query('DROP TRIGGER refuse_record ON interview_webhook_deliveries'));
+  }
+  await dataSource.query(
+    "CREATE TRIGGER refuse_record BEFORE UPDATE ON interview_webhook_deliveries FOR EACH ROW WHEN NEW.attempt > OLD.attempt BEGIN SELECT RAISE(ABORT, 'database unavailable'); END",
+  );
+  return async () => void (await dataSource.query('DROP TRIGGER refuse_record'));
+}
+
+describe('an outcome the database refuses to record', () => {
+  it('loses nothing: the delivery stays claimed and pending, and is sent again and recorded once its claim expires', async () => {
+    const db = await TestDatabase.create();
+    const webhooks = { ...TEST_WEBHOOKS, sweepIntervalMs: 300, concurrency: 4, batchSize: 10 };
+    const api = await boot({ db, keepDatabase: true, module: { worker: false } });
+    const first = await boot({ db, keepDatabase: true, module: { webhooks } });
+    const receiver = await receivers.start();
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const allowOutcomeWrites = await refuseOutcomeWrites(api);
+
+    const [event] = await publishResults(api, ACCOUNT, 1);
+    await receiver.waitFor(1);
+    await sleep(1500);
+    // Sent, but neither the attempt nor the outcome is stored; nothing is sent twice meanwhile.
+    const [held] = await listAllDeliveries(client, endpoint.id);
+    expect(held).toMatchObject({ status: 'pending', attempt: 0, response_status: null });
+    expect((await getDelivery(client, endpoint.id, held.id)).attempts).toEqual([]);
+    expect(receiver.requests).toHaveLength(1);
+
+    await allowOutcomeWrites();
+    await first.close();
+    hosts = hosts.filter((host) => host !== first);
+    await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
+    const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
+    expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
+    expect((await getDelivery(client, endpoint.id, held.id)).attempts).toHaveLength(1);
+    expect(receiver.requests.map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
+  });
+});
+
 describe('a receiver that never answers', () => {
   it('holds back its own deliveries only: the rest of each batch is recorded as soon as it is sent', async () => {
     const db = await TestDatabase.create();
