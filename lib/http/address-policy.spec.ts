@@ -17,6 +17,8 @@ describe('isPublicAddress', () => {
     ['::ffff:7f00:1', 'IPv4-mapped loopback'],
     ['::ffff:169.254.169.254', 'IPv4-mapped metadata address'],
     ['::7f00:1', 'IPv4-compatible loopback (outside 2000::/3)'],
+    ['::8.8.8.8', 'IPv4-compatible, in the dotted spelling libuv prints (outside 2000::/3)'],
+    ['::127.0.0.1', 'IPv4-compatible loopback, dotted'],
     ['fc00::1', 'unique local'],
     ['fe80::1', 'IPv6 link-local'],
     ['2001:db8::1', 'documentation'],
@@ -29,9 +31,12 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700::1111', '2001:4860:4860::8888'])('accepts public %s', (ip) => {
-    expect(isPublicAddress(ip)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '::ffff:8.8.8.8', '2606:4700::1111', '2001:4860:4860::8888'])(
+    'accepts public %s',
+    (ip) => {
+      expect(isPublicAddress(ip)).toBe(true);
+    },
+  );
 });
 
 describe('ipLiteralOf', () => {

@@ -16,12 +16,21 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 export function isPublicAddress(ip: string): boolean {
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    address = ipaddr.process(ip);
+    address = ipaddr.process(inHex(ip));
   } catch {
     return false;
   }
   if (address.range() !== 'unicast') return false;
   return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6);
+}
+
+/**
+ * IPv6 written with hexadecimal groups only. ipaddr.js reads any IPv6 that ends in a dotted quad as
+ * IPv4-mapped, so ::8.8.8.8 (IPv4-compatible, outside 2000::/3, and how libuv prints such an
+ * address from DNS) would pass as 8.8.8.8; the WHATWG URL serializer writes it ::808:808.
+ */
+function inHex(ip: string): string {
+  return isIP(ip) === 6 && ip.includes('.') ? new URL(`http://[${ip}]`).hostname.slice(1, -1) : ip;
 }
 
 /**
