@@ -57,7 +57,7 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /**
    * Takes a token for one request of `key`, or refuses the request with 429 and how long to wait.
-   * Requests of a mode without a limit, or made while Redis does not answer, are let through.
+   * With limits off, or while Redis does not answer, every request is let through.
    */
   async admit(key: AuthenticatedApiKey): Promise<void> {
     const { rateLimit } = this.options;
