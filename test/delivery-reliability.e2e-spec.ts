@@ -33,6 +33,11 @@ async function boot(options: TestHostOptions): Promise<TestHost> {
   hosts.push(host);
   return host;
 }
+/** Closes a host before its test ends (it must have kept its database). */
+async function closeNow(host: TestHost): Promise<void> {
+  await host.close();
+  hosts = hosts.filter((open) => open !== host);
+}
 afterEach(async () => {
   const closing = hosts;
   hosts = [];
@@ -230,8 +235,7 @@ describe('a worker process killed in the middle of a send', () => {
     expect(receiver.requests).toHaveLength(1);
     const [held] = await listAllDeliveries(client, endpoint.id);
     expect(held).toMatchObject({ status: 'pending', attempt: 0 });
-    await patient.close();
-    hosts = hosts.filter((host) => host !== patient);
+    await closeNow(patient);
 
     // A worker that sees the claim expired sends the delivery again, with the same webhook-id.
     await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
@@ -286,8 +290,7 @@ describe('an outcome the database refuses to record', () => {
     expect(receiver.requests).toHaveLength(1);
 
     await allowOutcomeWrites();
-    await first.close();
-    hosts = hosts.filter((host) => host !== first);
+    await closeNow(first);
     await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
     const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });

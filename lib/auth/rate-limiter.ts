@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { answerWithin } from '../redis/answer-within.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 
@@ -69,20 +70,12 @@ export class RateLimiter implements OnApplicationShutdown {
 
   private async waitFor(connection: BucketConnection, bucket: string, limit: number): Promise<number> {
     if (connection.status !== 'ready') return this.unmetered('Redis is not connected');
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer in ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS);
-    });
-    const taken = connection.takeToken(bucket, limit);
-    taken.catch(() => undefined);
     try {
-      const waitMs = await Promise.race([taken, timeout]);
+      const waitMs = await answerWithin(connection.takeToken(bucket, limit), REDIS_TIMEOUT_MS);
       this.metering = true;
       return waitMs;
     } catch (error) {
       return this.unmetered(String(error));
-    } finally {
-      clearTimeout(timer);
     }
   }
 

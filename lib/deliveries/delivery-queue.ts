@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { answerWithin } from '../redis/answer-within.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
@@ -54,24 +55,14 @@ export class DeliveryQueue implements OnApplicationShutdown {
         opts: { delay: Math.max(0, batch.delayMs) },
       })),
     );
-    // Settles late or never once timed out; a late success only duplicates what the sweeper sends,
-    // and a duplicate job finds nothing to claim.
-    added.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer from Redis in ${ADD_TIMEOUT_MS} ms`)),
-        ADD_TIMEOUT_MS,
-      );
-    });
+    // A late success only duplicates what the sweeper sends, and a duplicate job finds nothing to
+    // claim.
     try {
-      await Promise.race([added, timeout]);
+      await answerWithin(added, ADD_TIMEOUT_MS);
       return true;
     } catch (error) {
       this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

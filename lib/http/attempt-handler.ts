@@ -55,7 +55,8 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     // A 1xx is informational; the final status follows it.
     if (statusCode < 200) return;
     this.status = statusCode;
-    this.retryAfterMs = readRetryAfter(statusCode, headers['retry-after'], Date.now());
+    const retryAfter = headers['retry-after'];
+    if (retryAfter !== undefined) this.retryAfterMs = readRetryAfter(statusCode, retryAfter, Date.now());
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
