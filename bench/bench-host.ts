@@ -29,7 +29,8 @@ export async function bootBenchHost(
         autoLoadEntities: true,
         logging: ['query'],
         logger,
-        extra: { max: 20, options: `-c search_path=${schema}` },
+        // Named after the schema, so that the benchmark can find this run's backends and their CPU.
+        extra: { max: 20, application_name: schema, options: `-c search_path=${schema}` },
       }),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',

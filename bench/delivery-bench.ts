@@ -8,9 +8,22 @@ import { EventPublisher, WebhookEndpointEntity } from '../lib/index.js';
 import { bootBenchHost, PG, REDIS } from './bench-host.js';
 import { ask } from './child-process.js';
 import { CountingLogger } from './counting-logger.js';
+import { CpuMeter } from './process-cpu.js';
 
 /** Where the worker runs: inside the publishing host, or in a process of its own. */
 export type Topology = 'in-process' | 'worker-process';
+
+/** CPU per delivery, in microseconds, by process; null where it could not be read. */
+export interface CpuSplit {
+  /** The host that publishes (and, in-process, also runs the worker). */
+  publisher: number | null;
+  /** The worker in a process of its own; null when it runs in the publishing process. */
+  worker: number | null;
+  /** Every PostgreSQL backend serving the hosts of this run. */
+  postgres: number | null;
+  receiver: number | null;
+  redis: number | null;
+}
 
 export interface DeliveryRun {
   deliveries: number;
@@ -20,6 +33,7 @@ export interface DeliveryRun {
   redisPerDelivery: number;
   /** SQL statements of the publishes alone, per event. */
   publishSqlPerEvent: number;
+  cpuPerDelivery: CpuSplit;
 }
 
 async function redisCalls(redis: Redis): Promise<number> {
@@ -27,6 +41,19 @@ async function redisCalls(redis: Redis): Promise<number> {
   let total = 0;
   for (const match of stats.matchAll(/calls=(\d+)/g)) total += Number(match[1]);
   return total;
+}
+
+async function redisPid(redis: Redis): Promise<number[]> {
+  const match = /process_id:(\d+)/.exec(await redis.info('server'));
+  return match ? [Number(match[1])] : [];
+}
+
+async function backendPids(client: pg.Client, applicationName: string): Promise<number[]> {
+  const { rows } = await client.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+    [applicationName],
+  );
+  return rows.map((row) => row.pid);
 }
 
 async function postgres(sql: string): Promise<void> {
@@ -65,6 +92,7 @@ async function seedEndpoints(app: INestApplication, receiverUrl: string, endpoin
  */
 export async function deliveryRun(
   receiverUrl: string,
+  receiverPid: number,
   events: number,
   endpoints: number,
   publishers: number,
@@ -88,6 +116,16 @@ export async function deliveryRun(
   const expected = events * endpoints;
   const redisBefore = await redisCalls(redis);
   logger.reset();
+  // Read from /proc around the timed window: the publishing process (this one), the worker's,
+  // the database backends of both hosts (named after the schema), the receiver and Redis.
+  const groups = {
+    publisher: [process.pid],
+    worker: worker?.pid === undefined ? [] : [worker.pid],
+    receiver: [receiverPid],
+    redis: await redisPid(redis),
+  };
+  const cpu = new CpuMeter();
+  cpu.start([...Object.values(groups).flat(), ...(await backendPids(poll, schema))]);
 
   const started = new Date();
   let published = 0;
@@ -123,6 +161,14 @@ export async function deliveryRun(
     `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries`,
   );
   const seconds = (last[0].recorded.getTime() - started.getTime()) / 1000;
+  const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);
+  const cpuPerDelivery: CpuSplit = {
+    publisher: perDelivery(cpu.used(groups.publisher)),
+    worker: worker ? perDelivery(cpu.used(groups.worker)) : null,
+    postgres: perDelivery(cpu.used(await backendPids(poll, schema))),
+    receiver: perDelivery(cpu.used(groups.receiver)),
+    redis: perDelivery(cpu.used(groups.redis)),
+  };
   const redisAfter = await redisCalls(redis);
   const { rows: outcome } = await poll.query<{ succeeded: string }>(
     `SELECT COUNT(*) AS succeeded FROM ${schema}.interview_webhook_deliveries WHERE status = 'succeeded'`,
@@ -145,5 +191,6 @@ export async function deliveryRun(
     sqlPerDelivery: (logger.engineStatements + workerStatements) / expected,
     redisPerDelivery: (redisAfter - redisBefore) / expected,
     publishSqlPerEvent: logger.publisherStatements / events,
+    cpuPerDelivery,
   };
 }

@@ -5,9 +5,10 @@ import { deliveryRun, type Topology } from './delivery-bench.js';
  * host that has already sent deliveries in earlier runs would be compared, warm, with a raw loop
  * that always starts cold.
  */
-const [url, events, endpoints, publishers, topology] = process.argv.slice(2);
+const [url, receiverPid, events, endpoints, publishers, topology] = process.argv.slice(2);
 const result = await deliveryRun(
   url,
+  Number(receiverPid),
   Number(events),
   Number(endpoints),
   Number(publishers),

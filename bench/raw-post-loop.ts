@@ -1,5 +1,12 @@
 import { Agent, request } from 'undici';
 import { signWebhook } from '../lib/signing/index.js';
+import { processCpuNanos } from './process-cpu.js';
+
+export interface RawPostLoopRun {
+  perSecond: number;
+  /** CPU this process used per request, in microseconds; null where it could not be read. */
+  clientCpuPerRequest: number | null;
+}
 
 /** (c) The physical limit: a raw undici POST loop, signed bodies, same receiver, same concurrency. */
 export async function rawPostLoop(
@@ -7,11 +14,12 @@ export async function rawPostLoop(
   total: number,
   concurrency: number,
   body: string,
-): Promise<number> {
+): Promise<RawPostLoopRun> {
   const agent = new Agent({ connections: concurrency });
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
   let next = 0;
   const started = performance.now();
+  const cpuBefore = processCpuNanos(process.pid);
   const loop = async (): Promise<void> => {
     while (next < total) {
       next++;
@@ -33,6 +41,11 @@ export async function rawPostLoop(
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = processCpuNanos(process.pid);
   await agent.close();
-  return total / seconds;
+  return {
+    perSecond: total / seconds,
+    clientCpuPerRequest:
+      cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / 1000 / total,
+  };
 }

@@ -1,7 +1,9 @@
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ask, runScript } from './child-process.js';
-import type { DeliveryRun, Topology } from './delivery-bench.js';
+import type { CpuSplit, DeliveryRun, Topology } from './delivery-bench.js';
+import { CpuMeter } from './process-cpu.js';
+import type { RawPostLoopRun } from './raw-post-loop.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -35,43 +37,72 @@ interface Scenario {
   runs: DeliveryRun[];
 }
 
-async function startReceiver(): Promise<{ url: string; stop: () => void }> {
+interface Receiver {
+  url: string;
+  pid: number;
+  stop: () => void;
+}
+
+/** (c) and the CPU of the receiver while it ran, per request. */
+interface RawRun extends RawPostLoopRun {
+  receiverCpuPerRequest: number | null;
+}
+
+async function startReceiver(): Promise<Receiver> {
   const child = fork(new URL('./receiver.js', import.meta.url));
   const port = await ask<number>(child, {}, 'port');
-  return { url: `http://127.0.0.1:${port}/hook`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/hook`, pid: child.pid ?? 0, stop: () => child.kill() };
 }
 
 /**
  * (c) in a fresh process each run, as every engine run is: a loop repeated in one process measures
  * an ever warmer JIT (here 9,500/s on its first loop, 12,500–14,800/s on the next ones).
  */
-function rawPostLoopProcess(url: string, total: number): Promise<number> {
-  return runScript(
+async function rawPostLoopProcess(receiver: Receiver, total: number): Promise<RawRun> {
+  const cpu = new CpuMeter();
+  cpu.start([receiver.pid]);
+  const run = await runScript<RawPostLoopRun>(
     './raw-post-process.js',
-    [url, String(total), String(CONCURRENCY), EVENT_BODY],
-    'perSecond',
+    [receiver.url, String(total), String(CONCURRENCY), EVENT_BODY],
+    'run',
   );
+  const receiverCpu = cpu.used([receiver.pid]);
+  return { ...run, receiverCpuPerRequest: receiverCpu === null ? null : receiverCpu / total };
 }
 
 /** (a) or (b) in a fresh process each run, for the same reason as (c). */
 function engineProcess(
-  url: string,
+  receiver: Receiver,
   events: number,
   endpoints: number,
   topology: Topology,
 ): Promise<DeliveryRun> {
   return runScript(
     './engine-process.js',
-    [url, String(events), String(endpoints), String(CONCURRENCY), topology],
+    [receiver.url, String(receiver.pid), String(events), String(endpoints), String(CONCURRENCY), topology],
     'result',
   );
 }
 
 const fmt = (value: number, digits: number): string => value.toFixed(digits);
 
+/** The median of what could be measured, in whole microseconds, or a dash. */
+function micros(values: readonly (number | null)[]): string {
+  const measured = values.filter((value): value is number => value !== null);
+  return measured.length === 0 ? '–' : fmt(median(measured), 0);
+}
+
+const CPU_PARTS: readonly (keyof CpuSplit)[] = ['publisher', 'worker', 'postgres', 'receiver', 'redis'];
+
+function cpuTotal(split: CpuSplit): number | null {
+  const parts = CPU_PARTS.map((part) => split[part]).filter((value): value is number => value !== null);
+  return parts.length === 0 ? null : parts.reduce((sum, value) => sum + value, 0);
+}
+
 async function main(): Promise<void> {
   const receiver = await startReceiver();
   const rawTotal = Math.round(20_000 * SCALE);
+  const rawRuns: RawRun[] = [];
   const raw: number[] = [];
   const scenarios: Scenario[] = [
     {
@@ -103,13 +134,25 @@ async function main(): Promise<void> {
       runs: [],
     },
   ];
+  const deliveriesOf = (scenario: Scenario): number =>
+    Math.round(scenario.events * SCALE) * scenario.endpoints;
+  // A raw loop of as many requests as each scenario has deliveries: its cold start weighs as much
+  // on it as the engine's does on the scenario (10,000 requests run at about 0.8 and 100,000 at
+  // about 1.3 times the rate of 20,000).
+  const matched = new Map<number, number[]>(scenarios.map((scenario) => [deliveriesOf(scenario), []]));
   // Interleaved, so that the machine's background noise falls on every scenario alike.
   for (let run = 0; run < RUNS; run++) {
-    raw.push(await rawPostLoopProcess(receiver.url, rawTotal));
+    const rawRun = await rawPostLoopProcess(receiver, rawTotal);
+    rawRuns.push(rawRun);
+    raw.push(rawRun.perSecond);
     const line = [`run ${run + 1}: (c) ${fmt(raw[run], 0)}/s`];
+    for (const [requests, rates] of matched) {
+      rates.push((await rawPostLoopProcess(receiver, requests)).perSecond);
+      line.push(`raw ${requests} ${fmt(rates[run], 0)}/s`);
+    }
     for (const scenario of scenarios) {
       const result = await engineProcess(
-        receiver.url,
+        receiver,
         Math.round(scenario.events * SCALE),
         scenario.endpoints,
         scenario.topology,
@@ -129,15 +172,32 @@ async function main(): Promise<void> {
     const perSecond = median(scenario.runs.map((r) => r.perSecond));
     const ratios = scenario.runs.map((r, run) => r.perSecond / raw[run]);
     const range = `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}`;
-    return `| ${scenario.name} | ${scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process'} | ${scenario.runs[0].deliveries.toLocaleString('en-US')} | ${fmt(perSecond, 0)} | **${fmt(median(ratios), 2)}** | ${range} | ${fmt(median(scenario.runs.map((r) => r.sqlPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.redisPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.publishSqlPerEvent)), 3)} |`;
+    const alike = matched.get(deliveriesOf(scenario)) ?? [];
+    const matchedRatios = scenario.runs.map((r, run) => r.perSecond / alike[run]);
+    return `| ${scenario.name} | ${scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process'} | ${scenario.runs[0].deliveries.toLocaleString('en-US')} | ${fmt(perSecond, 0)} | **${fmt(median(ratios), 2)}** | ${range} | ${fmt(median(matchedRatios), 2)} (${fmt(Math.min(...matchedRatios), 2)}–${fmt(Math.max(...matchedRatios), 2)}) | ${fmt(median(scenario.runs.map((r) => r.sqlPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.redisPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.publishSqlPerEvent)), 3)} |`;
   });
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} on a 2-core machine: ${RUNS} interleaved runs; deliveries/s are medians, the ratio is the median of each run's ratio to the raw loop run beside it; PostgreSQL and Redis on loopback; the receiver a separate Node process answering 200; ${CONCURRENCY} requests in flight.`,
     '',
-    '| scenario | worker | deliveries | deliveries/s | ratio to (c) | ratio range | engine SQL statements / delivery | Redis commands / delivery | publish SQL statements / event |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | worker | deliveries | deliveries/s | ratio to (c) | ratio range | ratio to a raw loop of as many requests | engine SQL statements / delivery | Redis commands / delivery | publish SQL statements / event |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
-    `| (c) raw undici POST loop | – | ${rawTotal.toLocaleString('en-US')} | ${fmt(rawMedian, 0)} | 1.00 | ${fmt(Math.min(...raw), 0)}–${fmt(Math.max(...raw), 0)}/s | – | – | – |`,
+    `| (c) raw undici POST loop | – | ${rawTotal.toLocaleString('en-US')} | ${fmt(rawMedian, 0)} | 1.00 | ${fmt(Math.min(...raw), 0)}–${fmt(Math.max(...raw), 0)}/s | – | – | – | – |`,
+    ...[...matched].map(
+      ([requests, rates]) =>
+        `| raw undici POST loop of as many requests | – | ${requests.toLocaleString('en-US')} | ${fmt(median(rates), 0)} | ${fmt(median(rates.map((rate, run) => rate / raw[run])), 2)} | ${fmt(Math.min(...rates), 0)}–${fmt(Math.max(...rates), 0)}/s | 1.00 | – | – | – |`,
+    ),
+    '',
+    'CPU per delivery over the timed window, in µs (medians; all threads of each process, read from /proc; the PostgreSQL column sums the backends serving the run):',
+    '',
+    '| scenario | worker | publishing process | worker process | PostgreSQL | receiver | Redis | total |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...scenarios.map((scenario) => {
+      const cells = CPU_PARTS.map((part) => micros(scenario.runs.map((r) => r.cpuPerDelivery[part])));
+      const total = micros(scenario.runs.map((r) => cpuTotal(r.cpuPerDelivery)));
+      return `| ${scenario.name} | ${scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process'} | ${cells.join(' | ')} | ${total} |`;
+    }),
+    `| (c) raw undici POST loop | – | ${micros(rawRuns.map((r) => r.clientCpuPerRequest))} (the loop) | – | – | ${micros(rawRuns.map((r) => r.receiverCpuPerRequest))} | – | ${micros(rawRuns.map((r) => (r.clientCpuPerRequest === null || r.receiverCpuPerRequest === null ? null : r.clientCpuPerRequest + r.receiverCpuPerRequest)))} |`,
   ].join('\n');
   console.log(table);
   const readme = readFileSync(README, 'utf8');
