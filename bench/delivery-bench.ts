@@ -164,7 +164,7 @@ export async function deliveryRun(
   const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);
   const cpuPerDelivery: CpuSplit = {
     publisher: perDelivery(cpu.used(groups.publisher)),
-    worker: worker ? perDelivery(cpu.used(groups.worker)) : null,
+    worker: perDelivery(cpu.used(groups.worker)),
     postgres: perDelivery(cpu.used(await backendPids(poll, schema))),
     receiver: perDelivery(cpu.used(groups.receiver)),
     redis: perDelivery(cpu.used(groups.redis)),

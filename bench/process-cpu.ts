@@ -17,11 +17,11 @@ export function processCpuNanos(pid: number): number | null {
   }
 }
 
-/** CPU used by named groups of processes between `start` and `stop`. */
+/** CPU used by groups of processes since `start`. */
 export class CpuMeter {
   private readonly before = new Map<number, number>();
 
-  /** Snapshots the processes known now; a process first seen at `stop` counts from zero. */
+  /** Snapshots the processes known now; a process first seen by `used` counts from zero. */
   start(pids: readonly number[]): void {
     for (const pid of pids) {
       const nanos = processCpuNanos(pid);
@@ -29,7 +29,7 @@ export class CpuMeter {
     }
   }
 
-  /** Microseconds of CPU the group used since `start`, or null when none of it could be read. */
+  /** Microseconds of CPU the group used since `start`, or null when none of it could be read (an empty group too). */
   used(pids: readonly number[]): number | null {
     let total: number | null = null;
     for (const pid of pids) {

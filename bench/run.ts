@@ -86,6 +86,11 @@ function engineProcess(
 
 const fmt = (value: number, digits: number): string => value.toFixed(digits);
 
+const eventsOf = (scenario: Scenario): number => Math.round(scenario.events * SCALE);
+const deliveriesOf = (scenario: Scenario): number => eventsOf(scenario) * scenario.endpoints;
+const workerLabel = (scenario: Scenario): string =>
+  scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process';
+
 /** The median of what could be measured, in whole microseconds, or a dash. */
 function micros(values: readonly (number | null)[]): string {
   const measured = values.filter((value): value is number => value !== null);
@@ -134,8 +139,6 @@ async function main(): Promise<void> {
       runs: [],
     },
   ];
-  const deliveriesOf = (scenario: Scenario): number =>
-    Math.round(scenario.events * SCALE) * scenario.endpoints;
   // A raw loop of as many requests as each scenario has deliveries: its cold start weighs as much
   // on it as the engine's does on the scenario (10,000 requests run at about 0.8 and 100,000 at
   // about 1.3 times the rate of 20,000).
@@ -151,12 +154,7 @@ async function main(): Promise<void> {
       line.push(`raw ${requests} ${fmt(rates[run], 0)}/s`);
     }
     for (const scenario of scenarios) {
-      const result = await engineProcess(
-        receiver,
-        Math.round(scenario.events * SCALE),
-        scenario.endpoints,
-        scenario.topology,
-      );
+      const result = await engineProcess(receiver, eventsOf(scenario), scenario.endpoints, scenario.topology);
       scenario.runs.push(result);
       line.push(`${scenario.name.slice(0, 3)} ${scenario.topology} ${fmt(result.perSecond, 0)}/s`);
     }
@@ -174,7 +172,7 @@ async function main(): Promise<void> {
     const range = `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}`;
     const alike = matched.get(deliveriesOf(scenario)) ?? [];
     const matchedRatios = scenario.runs.map((r, run) => r.perSecond / alike[run]);
-    return `| ${scenario.name} | ${scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process'} | ${scenario.runs[0].deliveries.toLocaleString('en-US')} | ${fmt(perSecond, 0)} | **${fmt(median(ratios), 2)}** | ${range} | ${fmt(median(matchedRatios), 2)} (${fmt(Math.min(...matchedRatios), 2)}–${fmt(Math.max(...matchedRatios), 2)}) | ${fmt(median(scenario.runs.map((r) => r.sqlPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.redisPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.publishSqlPerEvent)), 3)} |`;
+    return `| ${scenario.name} | ${workerLabel(scenario)} | ${scenario.runs[0].deliveries.toLocaleString('en-US')} | ${fmt(perSecond, 0)} | **${fmt(median(ratios), 2)}** | ${range} | ${fmt(median(matchedRatios), 2)} (${fmt(Math.min(...matchedRatios), 2)}–${fmt(Math.max(...matchedRatios), 2)}) | ${fmt(median(scenario.runs.map((r) => r.sqlPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.redisPerDelivery)), 3)} | ${fmt(median(scenario.runs.map((r) => r.publishSqlPerEvent)), 3)} |`;
   });
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} on a 2-core machine: ${RUNS} interleaved runs; deliveries/s are medians, the ratio is the median of each run's ratio to the raw loop run beside it; PostgreSQL and Redis on loopback; the receiver a separate Node process answering 200; ${CONCURRENCY} requests in flight.`,
@@ -195,7 +193,7 @@ async function main(): Promise<void> {
     ...scenarios.map((scenario) => {
       const cells = CPU_PARTS.map((part) => micros(scenario.runs.map((r) => r.cpuPerDelivery[part])));
       const total = micros(scenario.runs.map((r) => cpuTotal(r.cpuPerDelivery)));
-      return `| ${scenario.name} | ${scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process'} | ${cells.join(' | ')} | ${total} |`;
+      return `| ${scenario.name} | ${workerLabel(scenario)} | ${cells.join(' | ')} | ${total} |`;
     }),
     `| (c) raw undici POST loop | – | ${micros(rawRuns.map((r) => r.clientCpuPerRequest))} (the loop) | – | – | ${micros(rawRuns.map((r) => r.receiverCpuPerRequest))} | – | ${micros(rawRuns.map((r) => (r.clientCpuPerRequest === null || r.receiverCpuPerRequest === null ? null : r.clientCpuPerRequest + r.receiverCpuPerRequest)))} |`,
   ].join('\n');
