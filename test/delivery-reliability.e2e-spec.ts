@@ -321,6 +321,43 @@ describe('a receiver that never answers', () => {
     // Hung up on, the silent receiver's attempts end now rather than at their deadline.
     await silent.close();
   });
+
+  it('cannot take the send slots of other endpoints, and gives back the claims beyond its share', async () => {
+    const db = await TestDatabase.create();
+    // Two send slots, each held 3 s by an attempt to the silent receiver.
+    const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000 };
+    const host = await boot({ db, module: { webhooks } });
+    const silent = await receivers.start(() => undefined);
+    const prompt = await receivers.start();
+    const client = await clientOf(host);
+    const stalled = await createEndpoint(client, silent.url, ['result.ready']);
+    const answered = await createEndpoint(client, prompt.url, ['session.completed']);
+
+    // Alone, the silent endpoint takes both slots and holds all 30 of its deliveries.
+    await publishResults(host, ACCOUNT, 30, 'result.ready');
+    await silent.waitFor(2);
+    // Another endpoint halves its share: it may now hold 16 (one slot, 16 per slot) and gives
+    // the rest back unsent. Once its two attempts time out, it gets one slot and the other
+    // endpoint the other, through which all 10 deliveries go before the silent one's next deadline.
+    const publishedAt = Date.now();
+    const events = await publishResults(host, ACCOUNT, 10, 'session.completed');
+    await allDeliveries(client, answered.id, 10, succeeded, 15_000);
+    expectEachEventOnce(prompt, events);
+
+    const held = await listAllDeliveries(client, stalled.id);
+    // With one queue for all endpoints, those 10 would have waited for the 30 silent attempts.
+    expect(held.reduce((attempts, delivery) => attempts + delivery.attempt, 0)).toBeLessThanOrEqual(4);
+    expect(silent.requests.length).toBeLessThanOrEqual(4);
+    const givenBack = held.filter(
+      (delivery) =>
+        delivery.status === 'pending' &&
+        delivery.attempt === 0 &&
+        delivery.next_attempt_at !== null &&
+        Date.parse(delivery.next_attempt_at) > publishedAt + webhooks.timeoutMs,
+    );
+    expect(givenBack.length).toBeGreaterThanOrEqual(30 - 16);
+    await silent.close();
+  });
 });
 
 describe('Redis going away and coming back', () => {

@@ -3,27 +3,31 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { claimLeaseMs, heldLimit } from './claim-lease.js';
+import { claimLeaseMs, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
+import { FairSendScheduler } from './fair-send-scheduler.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { DeliveryStore } from './delivery-store.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { SendLimiter } from './send-limiter.js';
 import { webhookHeaders } from './webhook-headers.js';
+
+/** A delivery given back is not due again sooner: retries due within a second share a job. */
+const MIN_DEFERRAL_MS = 1000;
 
 /**
  * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
- * sends concurrently, and records each outcome as its send ends, in groups of many, then queues
- * the retries. A batch takes room for its deliveries before claiming them, which bounds what a
- * process holds and so the claim lease.
+ * sends concurrently in fair shares of the send slots per endpoint, and records each outcome as
+ * its send ends, in groups of many, then queues the retries and the deliveries given back. A batch
+ * takes room for its deliveries before claiming them, which bounds what a process holds and so
+ * the claim lease.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
-  private readonly limiter: SendLimiter;
+  private readonly sends: FairSendScheduler;
   /** The claimed deliveries this process holds, from their claim until their outcome is recorded. */
   private readonly capacity: FifoCapacity;
   private readonly recorder: OutcomeRecorder;
@@ -44,7 +48,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       allowPrivateDestinations: allowInsecureUrls,
       maxConnections: concurrency,
     });
-    this.limiter = new SendLimiter(concurrency);
+    this.sends = new FairSendScheduler(concurrency, HELD_PER_SEND_SLOT);
     this.capacity = new FifoCapacity(heldLimit(options.webhooks));
     this.recorder = new OutcomeRecorder(
       (outcomes) => this.record(outcomes),
@@ -118,13 +122,16 @@ export class DeliveryProcessor implements OnApplicationShutdown {
         nextAttemptAt: null,
       };
     }
-    const response = await this.limiter.run(() =>
+    if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
+    const turn = await this.sends.run(delivery.endpointId, () =>
       this.http.send({
         url: endpoint.url,
         headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),
         body: payload,
       }),
     );
+    if (!turn.ran) return this.deferred(delivery);
+    const response = turn.value;
     const attemptsMade = delivery.attempt + 1;
     const retryAt =
       response.error === null
@@ -144,6 +151,26 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       error: response.error,
       durationMs: response.durationMs,
       nextAttemptAt: retryAt,
+    };
+  }
+
+  /**
+   * A delivery its endpoint has no room for here (more held than its share of the send slots): its
+   * claim is given back unsent, its attempt not counted, and it is due again once the endpoint's
+   * sends held here have drained at their pace.
+   */
+  private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
+    const drainMs = this.sends.drainMs(delivery.endpointId, this.options.webhooks.timeoutMs);
+    const waitMs = Math.min(Math.max(drainMs, MIN_DEFERRAL_MS), this.leaseMs);
+    return {
+      delivery,
+      attempted: false,
+      status: 'pending',
+      responseStatus: null,
+      responseBody: null,
+      error: null,
+      durationMs: null,
+      nextAttemptAt: new Date(this.clock.now().getTime() + waitMs),
     };
   }
 

@@ -67,17 +67,22 @@ const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
- * still counts the attempt, but keeps its reason unless that attempt succeeded.
+ * still counts the attempt, but keeps its reason unless that attempt succeeded. An outcome with no
+ * attempt keeps what the last attempt left (its reply, and its error while still pending, as a
+ * delivery given back unsent does).
  */
 const deliveriesUpdate = (now: string, lookup = ''): string => {
-  const live = `(${DELIVERIES}.status = 'pending' OR o.status = 'succeeded')`;
-  return `UPDATE ${DELIVERIES} SET
-     status = CASE WHEN ${live} THEN o.status ELSE ${DELIVERIES}.status END,
-     error = CASE WHEN ${live} THEN o.error ELSE ${DELIVERIES}.error END,
-     next_attempt_at = CASE WHEN ${DELIVERIES}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
-     attempt = o.attempt, response_status = o.response_status, response_body = o.response_body,
-     duration_ms = o.duration_ms, locked_until = NULL, updated_at = ${now}
-   FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.locked_until = o.claim${lookup}`;
+  const d = DELIVERIES;
+  const live = `(${d}.status = 'pending' OR o.status = 'succeeded')`;
+  const sent = (column: string): string =>
+    `CASE WHEN o.attempted = 1 THEN o.${column} ELSE ${d}.${column} END`;
+  return `UPDATE ${d} SET
+     status = CASE WHEN ${live} THEN o.status ELSE ${d}.status END,
+     error = CASE WHEN ${live} AND (o.attempted = 1 OR o.status <> 'pending') THEN o.error ELSE ${d}.error END,
+     next_attempt_at = CASE WHEN ${d}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
+     attempt = o.attempt, response_status = ${sent('response_status')}, response_body = ${sent('response_body')},
+     duration_ms = ${sent('duration_ms')}, locked_until = NULL, updated_at = ${now}
+   FROM o WHERE ${d}.id = o.id AND ${d}.locked_until = o.claim${lookup}`;
 };
 
 /**

@@ -1,0 +1,125 @@
+import { FairSendScheduler, type SendTurn } from './fair-send-scheduler.js';
+
+/** A send that stays in flight until the test settles it. */
+function pending(): { promise: Promise<string>; resolve: (value: string) => void } {
+  let resolve!: (value: string) => void;
+  const promise = new Promise<string>((res) => {
+    resolve = res;
+  });
+  return { promise, resolve };
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Queues sends and records which started, by name. */
+function recorder(scheduler: FairSendScheduler): {
+  started: string[];
+  send: (endpoint: string, name: string, until?: Promise<string>) => Promise<SendTurn<string>>;
+} {
+  const started: string[] = [];
+  return {
+    started,
+    send: (endpoint, name, until = new Promise<string>(() => undefined)) =>
+      scheduler.run(endpoint, () => {
+        started.push(name);
+        return until;
+      }),
+  };
+}
+
+describe('FairSendScheduler', () => {
+  it('gives one endpoint every slot, never more than the limit, in the order its sends came', async () => {
+    const scheduler = new FairSendScheduler(2, 16);
+    const sends = Array.from({ length: 5 }, pending);
+    const { started, send } = recorder(scheduler);
+    const turns = sends.map((s, i) => send('whk_a', `a${i}`, s.promise));
+    await tick();
+    expect(started).toEqual(['a0', 'a1']);
+    sends[1].resolve('one');
+    await tick();
+    expect(started).toEqual(['a0', 'a1', 'a2']);
+    sends.forEach((s, i) => s.resolve(`r${i}`));
+    await expect(Promise.all(turns)).resolves.toEqual([
+      { ran: true, value: 'r0' },
+      { ran: true, value: 'one' },
+      { ran: true, value: 'r2' },
+      { ran: true, value: 'r3' },
+      { ran: true, value: 'r4' },
+    ]);
+  });
+
+  it('frees the slot of a send that fails or throws, and passes the failure on', async () => {
+    const scheduler = new FairSendScheduler(1, 16);
+    const failing = scheduler.run('whk_a', () => Promise.reject(new Error('refused')));
+    const throwing = scheduler.run('whk_a', () => {
+      throw new Error('thrown');
+    });
+    const next = scheduler.run('whk_a', () => Promise.resolve('sent'));
+    await expect(failing).rejects.toThrow('refused');
+    await expect(throwing).rejects.toThrow('thrown');
+    await expect(next).resolves.toEqual({ ran: true, value: 'sent' });
+  });
+
+  it('keeps an endpoint that never answers to its share while another sends through the rest', async () => {
+    const scheduler = new FairSendScheduler(4, 16);
+    const { started, send } = recorder(scheduler);
+    const silent = Array.from({ length: 4 }, pending);
+    // Alone, the silent endpoint has every slot.
+    silent.forEach((s, i) => void send('whk_silent', `s${i}`, s.promise));
+    void send('whk_silent', 's4');
+    await tick();
+    expect(started).toEqual(['s0', 's1', 's2', 's3']);
+    // A second endpoint halves the share (2). Each slot the silent one frees goes to the other,
+    // whose first send stays open too (so it stays among the endpoints) and the rest answer at once.
+    void send('whk_fast', 'f0');
+    const answers = [1, 2].map((i) => send('whk_fast', `f${i}`, Promise.resolve('ok')));
+    await tick();
+    expect(started).toHaveLength(4);
+    silent[0].resolve('timeout');
+    await tick();
+    expect(started).toEqual(['s0', 's1', 's2', 's3', 'f0']);
+    silent[1].resolve('timeout');
+    await Promise.all(answers);
+    await tick();
+    // The silent endpoint still runs its share (2): the free slot stays free for the other.
+    expect(started).toEqual(['s0', 's1', 's2', 's3', 'f0', 'f1', 'f2']);
+    silent[2].resolve('timeout');
+    await tick();
+    expect(started).toContain('s4');
+  });
+
+  it('gives a freed slot to the oldest waiting send among the endpoints under their share', async () => {
+    const scheduler = new FairSendScheduler(1, 16);
+    const { started, send } = recorder(scheduler);
+    const first = pending();
+    void send('whk_a', 'a0', first.promise);
+    void send('whk_b', 'b0', Promise.resolve('ok'));
+    void send('whk_a', 'a1', Promise.resolve('ok'));
+    first.resolve('ok');
+    await tick();
+    await tick();
+    expect(started).toEqual(['a0', 'b0', 'a1']);
+  });
+
+  it('admits up to its share of held sends, and gives back the newest when a new endpoint shrinks it', async () => {
+    const scheduler = new FairSendScheduler(2, 2);
+    const { started, send } = recorder(scheduler);
+    const turns: Promise<SendTurn<string>>[] = [];
+    let admitted = 0;
+    for (let i = 0; i < 6; i++) {
+      if (!scheduler.admits('whk_a')) continue;
+      admitted++;
+      turns.push(send('whk_a', `a${i}`));
+    }
+    // Share 2 of 2 slots, 2 held per slot.
+    expect(admitted).toBe(4);
+    expect(scheduler.drainMs('whk_a', 1000)).toBe(3000);
+    void send('whk_b', 'b0');
+    // Share 1 now: whk_a may hold 2, its two running; the two waiting are given back, unsent.
+    await expect(turns[2]).resolves.toEqual({ ran: false });
+    await expect(turns[3]).resolves.toEqual({ ran: false });
+    expect(scheduler.admits('whk_a')).toBe(false);
+    expect(scheduler.admits('whk_new')).toBe(true);
+    expect(started).toEqual(['a0', 'a1']);
+  });
+});

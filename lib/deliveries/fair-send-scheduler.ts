@@ -1,0 +1,196 @@
+import { performance } from 'node:perf_hooks';
+import { MinHeap } from './min-heap.js';
+
+/** How a send's turn ended: it ran, or it was given back unsent when its endpoint's share shrank. */
+export type SendTurn<T> = { ran: true; value: T } | { ran: false };
+
+/** A send waiting for its turn. */
+interface Waiting {
+  seq: number;
+  task: () => Promise<unknown>;
+  resolve: (turn: SendTurn<unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How much the latest send counts in an endpoint's typical send duration. */
+const DURATION_WEIGHT = 0.2;
+
+/** One endpoint's sends in this process: those waiting for their turn, in order, and those running. */
+class Lane {
+  running = 0;
+  waiting: Waiting[] = [];
+  head = 0;
+  /** Smoothed duration of its sends that have ended, in ms; null before the first ends. */
+  typicalMs: number | null = null;
+  /** Whether it is in the ready heap, in the capped set, or in neither. */
+  state: 'idle' | 'ready' | 'capped' = 'idle';
+
+  constructor(readonly id: string) {}
+
+  get waitingCount(): number {
+    return this.waiting.length - this.head;
+  }
+
+  /** Its sends held here, running or waiting. */
+  get queued(): number {
+    return this.running + this.waitingCount;
+  }
+}
+
+/**
+ * Hands a worker process's send slots to endpoints fairly. Every endpoint with sends here gets an
+ * equal share of the slots (⌈concurrency / endpoints⌉, all of them when it is alone) and may hold
+ * `heldPerSlot` sends per slot of its share: one that never answers holds only its share while
+ * the others keep sending. A freed slot goes to the oldest waiting send among the endpoints under
+ * their share. When another endpoint arrives and the shares shrink, an endpoint that holds more
+ * than its new share allows gives back its newest waiting sends (`SendTurn.ran` false), so that
+ * every send held waits at most `heldPerSlot` of its endpoint's rounds, which the claim lease covers.
+ */
+export class FairSendScheduler {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly ready = new MinHeap<Lane>();
+  private readonly capped = new Set<Lane>();
+  private inFlight = 0;
+  private seq = 0;
+  private share: number;
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly heldPerSlot: number,
+  ) {
+    this.share = concurrency;
+  }
+
+  /** Whether one more send to this endpoint may be held here. */
+  admits(endpointId: string): boolean {
+    const lane = this.lanes.get(endpointId);
+    return lane === undefined || lane.queued < this.share * this.heldPerSlot;
+  }
+
+  /**
+   * How long the sends held for this endpoint take to drain at its share and its typical send
+   * duration (`fallbackMs` until one has ended): when a send given back is worth trying again.
+   */
+  drainMs(endpointId: string, fallbackMs: number): number {
+    const lane = this.lanes.get(endpointId);
+    if (lane === undefined) return 0;
+    return Math.ceil((lane.queued + 1) / this.share) * (lane.typicalMs ?? fallbackMs);
+  }
+
+  /** Runs `task` in its endpoint's turn; a task that fails passes its failure on. */
+  run<T>(endpointId: string, task: () => Promise<T>): Promise<SendTurn<T>> {
+    const lane = this.laneOf(endpointId);
+    return new Promise<SendTurn<T>>((resolve, reject) => {
+      lane.waiting.push({ seq: this.seq++, task, resolve: resolve as Waiting['resolve'], reject });
+      this.place(lane);
+      this.pump();
+    });
+  }
+
+  private laneOf(endpointId: string): Lane {
+    let lane = this.lanes.get(endpointId);
+    if (lane === undefined) {
+      lane = new Lane(endpointId);
+      this.lanes.set(endpointId, lane);
+      this.reshare();
+    }
+    return lane;
+  }
+
+  /** Starts the oldest waiting sends of endpoints under their share while slots are free. */
+  private pump(): void {
+    while (this.inFlight < this.concurrency) {
+      const lane = this.ready.pop();
+      if (lane === undefined) return;
+      lane.state = 'idle';
+      if (lane.waitingCount > 0 && lane.running < this.share) this.startNext(lane);
+      this.place(lane);
+    }
+  }
+
+  private startNext(lane: Lane): void {
+    const next = lane.waiting[lane.head++];
+    if (lane.head === lane.waiting.length) {
+      lane.waiting = [];
+      lane.head = 0;
+    }
+    lane.running++;
+    this.inFlight++;
+    const startedAt = performance.now();
+    let sent: Promise<unknown>;
+    try {
+      sent = next.task();
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(
+      (value) => {
+        this.ended(lane, performance.now() - startedAt);
+        next.resolve({ ran: true, value });
+      },
+      (error: unknown) => {
+        this.ended(lane, performance.now() - startedAt);
+        next.reject(error);
+      },
+    );
+  }
+
+  private ended(lane: Lane, durationMs: number): void {
+    lane.running--;
+    this.inFlight--;
+    lane.typicalMs =
+      lane.typicalMs === null ? durationMs : lane.typicalMs + (durationMs - lane.typicalMs) * DURATION_WEIGHT;
+    if (lane.queued === 0) {
+      this.capped.delete(lane);
+      this.lanes.delete(lane.id);
+      this.reshare();
+    } else if (lane.running < this.share && lane.waitingCount > 0 && this.ready.size === 0) {
+      // No other endpoint waits under its share: the freed slot goes to this one's next send, and
+      // a lane that was capped is capped again (or still has room, when the share grew).
+      this.startNext(lane);
+      if (lane.state === 'capped' && lane.running < this.share) this.uncap(lane);
+      return;
+    } else if (lane.state === 'capped' && lane.running < this.share) {
+      this.uncap(lane);
+    }
+    this.pump();
+  }
+
+  /** Files a lane with waiting sends as ready (under its share) or capped. */
+  private place(lane: Lane): void {
+    if (lane.state !== 'idle' || lane.waitingCount === 0) return;
+    if (lane.running < this.share) {
+      lane.state = 'ready';
+      this.ready.push(lane, lane.waiting[lane.head].seq);
+    } else {
+      lane.state = 'capped';
+      this.capped.add(lane);
+    }
+  }
+
+  private uncap(lane: Lane): void {
+    this.capped.delete(lane);
+    lane.state = 'idle';
+    this.place(lane);
+  }
+
+  /** The share follows the number of endpoints; a smaller one trims what each may hold. */
+  private reshare(): void {
+    const share = Math.ceil(this.concurrency / Math.max(1, this.lanes.size));
+    if (share === this.share) return;
+    const grew = share > this.share;
+    this.share = share;
+    if (grew) {
+      for (const lane of [...this.capped]) if (lane.running < share) this.uncap(lane);
+      return;
+    }
+    const bound = share * this.heldPerSlot;
+    for (const lane of this.lanes.values()) {
+      while (lane.waitingCount > 0 && lane.queued > bound) lane.waiting.pop()?.resolve({ ran: false });
+      if (lane.waitingCount === 0) {
+        lane.waiting = [];
+        lane.head = 0;
+      }
+    }
+  }
+}
