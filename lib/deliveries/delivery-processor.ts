@@ -15,6 +15,8 @@ import { webhookHeaders } from './webhook-headers.js';
 
 /** A delivery given back is not due again sooner: retries due within a second share a job. */
 const MIN_DEFERRAL_MS = 1000;
+/** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
+const DRAIN_BUDGET_DEADLINES = 2;
 
 /**
  * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
@@ -48,7 +50,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       allowPrivateDestinations: allowInsecureUrls,
       maxConnections: concurrency,
     });
-    this.sends = new FairSendScheduler(concurrency, HELD_PER_SEND_SLOT);
+    this.sends = new FairSendScheduler(concurrency, HELD_PER_SEND_SLOT, DRAIN_BUDGET_DEADLINES * timeoutMs);
     this.capacity = new FifoCapacity(heldLimit(options.webhooks));
     this.recorder = new OutcomeRecorder(
       (outcomes) => this.record(outcomes),

@@ -29,7 +29,7 @@ function recorder(scheduler: FairSendScheduler): {
 
 describe('FairSendScheduler', () => {
   it('gives one endpoint every slot, never more than the limit, in the order its sends came', async () => {
-    const scheduler = new FairSendScheduler(2, 16);
+    const scheduler = new FairSendScheduler(2, 16, 60_000);
     const sends = Array.from({ length: 5 }, pending);
     const { started, send } = recorder(scheduler);
     const turns = sends.map((s, i) => send('whk_a', `a${i}`, s.promise));
@@ -49,7 +49,7 @@ describe('FairSendScheduler', () => {
   });
 
   it('frees the slot of a send that fails or throws, and passes the failure on', async () => {
-    const scheduler = new FairSendScheduler(1, 16);
+    const scheduler = new FairSendScheduler(1, 16, 60_000);
     const failing = scheduler.run('whk_a', () => Promise.reject(new Error('refused')));
     const throwing = scheduler.run('whk_a', () => {
       throw new Error('thrown');
@@ -61,7 +61,7 @@ describe('FairSendScheduler', () => {
   });
 
   it('keeps an endpoint that never answers to its share while another sends through the rest', async () => {
-    const scheduler = new FairSendScheduler(4, 16);
+    const scheduler = new FairSendScheduler(4, 16, 60_000);
     const { started, send } = recorder(scheduler);
     const silent = Array.from({ length: 4 }, pending);
     // Alone, the silent endpoint has every slot.
@@ -89,7 +89,7 @@ describe('FairSendScheduler', () => {
   });
 
   it('gives a freed slot to the oldest waiting send among the endpoints under their share', async () => {
-    const scheduler = new FairSendScheduler(1, 16);
+    const scheduler = new FairSendScheduler(1, 16, 60_000);
     const { started, send } = recorder(scheduler);
     const first = pending();
     void send('whk_a', 'a0', first.promise);
@@ -102,7 +102,7 @@ describe('FairSendScheduler', () => {
   });
 
   it('admits up to its share of held sends, and gives back the newest when a new endpoint shrinks it', async () => {
-    const scheduler = new FairSendScheduler(2, 2);
+    const scheduler = new FairSendScheduler(2, 2, 60_000);
     const { started, send } = recorder(scheduler);
     const turns: Promise<SendTurn<string>>[] = [];
     let admitted = 0;
@@ -121,5 +121,23 @@ describe('FairSendScheduler', () => {
     expect(scheduler.admits('whk_a')).toBe(false);
     expect(scheduler.admits('whk_new')).toBe(true);
     expect(started).toEqual(['a0', 'a1']);
+  });
+
+  it('lets an endpoint whose sends take long hold only what it sends in the drain budget, at least 2 rounds', async () => {
+    // A 40 ms budget: once a send has taken 30 ms or more, one round of it does not fit.
+    const scheduler = new FairSendScheduler(1, 16, 40);
+    const { started, send } = recorder(scheduler);
+    const slow = new Promise<string>((resolve) => setTimeout(() => resolve('late'), 30));
+    const turns = [send('whk_slow', 's0', slow), ...[1, 2, 3, 4, 5].map((i) => send('whk_slow', `s${i}`))];
+    expect(scheduler.admits('whk_slow')).toBe(true);
+    await turns[0];
+    // s1 runs, s2 waits: the two rounds it may hold; s3 to s5 are given back.
+    await expect(Promise.all(turns.slice(3))).resolves.toEqual([
+      { ran: false },
+      { ran: false },
+      { ran: false },
+    ]);
+    expect(started).toEqual(['s0', 's1']);
+    expect(scheduler.admits('whk_slow')).toBe(false);
   });
 });

@@ -14,6 +14,8 @@ interface Waiting {
 
 /** How much the latest send counts in an endpoint's typical send duration. */
 const DURATION_WEIGHT = 0.2;
+/** The rounds of its share an endpoint may always hold, however slow its sends. */
+const MIN_ROUNDS = 2;
 
 /** One endpoint's sends in this process: those waiting for their turn, in order, and those running. */
 class Lane {
@@ -42,9 +44,11 @@ class Lane {
  * equal share of the slots (⌈concurrency / endpoints⌉, all of them when it is alone) and may hold
  * `heldPerSlot` sends per slot of its share: one that never answers holds only its share while
  * the others keep sending. A freed slot goes to the oldest waiting send among the endpoints under
- * their share. When another endpoint arrives and the shares shrink, an endpoint that holds more
- * than its new share allows gives back its newest waiting sends (`SendTurn.ran` false), so that
- * every send held waits at most `heldPerSlot` of its endpoint's rounds, which the claim lease covers.
+ * their share. An endpoint whose sends take long may hold fewer rounds (what it sends in
+ * `drainBudgetMs`, at least MIN_ROUNDS), so that slow ones leave room in the worker for the others.
+ * When another endpoint arrives and the shares shrink, or an endpoint turns out slow, one that holds
+ * more than it now may gives back its newest waiting sends (`SendTurn.ran` false): every send held
+ * waits at most `heldPerSlot` of its endpoint's rounds, which the claim lease covers.
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
@@ -54,9 +58,15 @@ export class FairSendScheduler {
   private seq = 0;
   private share: number;
 
+  /**
+   * @param heldPerSlot the sends an endpoint may hold per slot of its share (its rounds)
+   * @param drainBudgetMs how long an endpoint's held sends may take to drain at its typical pace:
+   *   an endpoint whose sends take long holds fewer rounds, down to MIN_ROUNDS
+   */
   constructor(
     private readonly concurrency: number,
     private readonly heldPerSlot: number,
+    private readonly drainBudgetMs: number,
   ) {
     this.share = concurrency;
   }
@@ -64,7 +74,7 @@ export class FairSendScheduler {
   /** Whether one more send to this endpoint may be held here. */
   admits(endpointId: string): boolean {
     const lane = this.lanes.get(endpointId);
-    return lane === undefined || lane.queued < this.share * this.heldPerSlot;
+    return lane === undefined || lane.queued < this.boundOf(lane);
   }
 
   /**
@@ -140,6 +150,7 @@ export class FairSendScheduler {
     this.inFlight--;
     lane.typicalMs =
       lane.typicalMs === null ? durationMs : lane.typicalMs + (durationMs - lane.typicalMs) * DURATION_WEIGHT;
+    this.trim(lane);
     if (lane.queued === 0) {
       this.capped.delete(lane);
       this.lanes.delete(lane.id);
@@ -184,13 +195,25 @@ export class FairSendScheduler {
       for (const lane of [...this.capped]) if (lane.running < share) this.uncap(lane);
       return;
     }
-    const bound = share * this.heldPerSlot;
-    for (const lane of this.lanes.values()) {
-      while (lane.waitingCount > 0 && lane.queued > bound) lane.waiting.pop()?.resolve({ ran: false });
-      if (lane.waitingCount === 0) {
-        lane.waiting = [];
-        lane.head = 0;
-      }
+    for (const lane of this.lanes.values()) this.trim(lane);
+  }
+
+  /** What an endpoint may hold: its share times the rounds its pace allows. */
+  private boundOf(lane: Lane): number {
+    const rounds =
+      lane.typicalMs === null
+        ? this.heldPerSlot
+        : Math.min(this.heldPerSlot, Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / lane.typicalMs)));
+    return this.share * rounds;
+  }
+
+  /** Gives back the newest waiting sends of an endpoint that holds more than it may. */
+  private trim(lane: Lane): void {
+    const bound = this.boundOf(lane);
+    while (lane.waitingCount > 0 && lane.queued > bound) lane.waiting.pop()?.resolve({ ran: false });
+    if (lane.waitingCount === 0) {
+      lane.waiting = [];
+      lane.head = 0;
     }
   }
 }
