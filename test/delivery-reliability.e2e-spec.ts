@@ -358,6 +358,34 @@ describe('a receiver that never answers', () => {
     expect(givenBack.length).toBeGreaterThanOrEqual(30 - 16);
     await silent.close();
   });
+
+  it('gives back the claims it filled the worker with once its first attempts time out', async () => {
+    const db = await TestDatabase.create();
+    // The worker holds at most 32 deliveries (16 per send slot); jobs of 10.
+    const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000, batchSize: 10 };
+    const host = await boot({ db, module: { webhooks } });
+    const silent = await receivers.start(() => undefined);
+    const prompt = await receivers.start();
+    const client = await clientOf(host);
+    const stalled = await createEndpoint(client, silent.url, ['result.ready']);
+    const answered = await createEndpoint(client, prompt.url, ['session.completed']);
+
+    // 60 deliveries to the silent endpoint: 32 claimed, the other jobs wait for room, and the
+    // other endpoint's job behind them.
+    await publishResults(host, ACCOUNT, 60, 'result.ready');
+    await silent.waitFor(2);
+    const events = await publishResults(host, ACCOUNT, 10, 'session.completed');
+    // Its first two attempts time out at 3 s: at that pace it may hold two rounds of its share
+    // (what it sends in two deadlines), so it gives back the rest, which lets the other job in. Its
+    // next two attempts may have taken both slots meanwhile (nobody else waited for them): the
+    // other endpoint then gets its slot when they end, at 6 s, well before the round after.
+    await allDeliveries(client, answered.id, 10, succeeded, 15_000);
+    expectEachEventOnce(prompt, events);
+    const held = await listAllDeliveries(client, stalled.id);
+    expect(held.reduce((attempts, delivery) => attempts + delivery.attempt, 0)).toBeLessThanOrEqual(4);
+    expect(held.every((delivery) => delivery.status === 'pending')).toBe(true);
+    await silent.close();
+  });
 });
 
 describe('Redis going away and coming back', () => {
