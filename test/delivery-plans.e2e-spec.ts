@@ -3,6 +3,7 @@ import { SqlDialect } from '../lib/database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
 import { CLAIM_ON_POSTGRES } from '../lib/deliveries/delivery-store.js';
 import { recordStatements } from '../lib/deliveries/outcome-statements.js';
+import { renewalStatement } from '../lib/deliveries/renewal-statement.js';
 import { interviewApiMigrations } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
 
@@ -18,10 +19,10 @@ function nodes(plan: PlanNode): PlanNode[] {
 }
 
 /**
- * The claim and the record must find a batch's deliveries by key even on a table the planner has no
- * statistics for: a burst on a new or quiet table, or a database without autovacuum. Written as
- * plain joins, both scanned the whole table for every batch of ids. PostgreSQL only, whichever
- * database the suite runs on.
+ * The claim, its renewal and the record must find a batch's deliveries by key even on a table the
+ * planner has no statistics for: a burst on a new or quiet table, or a database without
+ * autovacuum. Written as plain joins, the claim and the record scanned the whole table for every
+ * batch of ids. PostgreSQL only, whichever database the suite runs on.
  */
 describe('delivery statements on PostgreSQL: plans', () => {
   const ROWS = 5_000;
@@ -80,30 +81,39 @@ describe('delivery statements on PostgreSQL: plans', () => {
     expect(scans).not.toContain('Seq Scan');
   });
 
+  /** The batch's deliveries as a worker holds them, claimed `now`. */
+  const held = (now: Date): ClaimedDelivery[] =>
+    ids.map((id) => ({
+      id,
+      endpointId: 'whk_plan',
+      eventId: 'evt_plan',
+      attempt: 0,
+      claimedAt: now,
+      target: null,
+      payload: null,
+    }));
+
   it('the record reads a batch of ids through the primary key', async () => {
     const now = new Date();
-    const outcomes: DeliveryOutcome[] = ids.map((id) => {
-      const delivery: ClaimedDelivery = {
-        id,
-        endpointId: 'whk_plan',
-        eventId: 'evt_plan',
-        attempt: 0,
-        lockedUntil: now,
-        target: null,
-        payload: null,
-      };
-      return {
-        delivery,
-        attempted: true,
-        status: 'succeeded',
-        responseStatus: 200,
-        responseBody: 'ok',
-        error: null,
-        durationMs: 3,
-        nextAttemptAt: null,
-      };
-    });
+    const outcomes: DeliveryOutcome[] = held(now).map((delivery) => ({
+      delivery,
+      attempted: true,
+      status: 'succeeded',
+      responseStatus: 200,
+      responseBody: 'ok',
+      error: null,
+      durationMs: 3,
+      nextAttemptAt: null,
+    }));
     const [statement] = recordStatements(sql, outcomes, now);
+    const scans = await scansOfDeliveries(statement.sql, statement.params);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
+  });
+
+  it('the renewal reads the claims it names through the primary key', async () => {
+    const now = new Date();
+    const statement = renewalStatement(sql, held(now), new Date(now.getTime() + 60_000));
     const scans = await scansOfDeliveries(statement.sql, statement.params);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans).not.toContain('Seq Scan');

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
 import { Clock } from '../lib/clock/clock.js';
-import { claimLeaseMs } from '../lib/deliveries/claim-lease.js';
+import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
@@ -238,7 +238,7 @@ describe('a worker process killed in the middle of a send', () => {
     await closeNow(patient);
 
     // A worker that sees the claim expired sends the delivery again, with the same webhook-id.
-    await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
+    await boot({ db, module: { webhooks }, clock: new ClockAhead(CLAIM_LEASE_MS + 1000) });
     const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
     expect(receiver.requests.map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
@@ -291,7 +291,7 @@ describe('an outcome the database refuses to record', () => {
 
     await allowOutcomeWrites();
     await closeNow(first);
-    await boot({ db, module: { webhooks }, clock: new ClockAhead(claimLeaseMs(webhooks) + 1000) });
+    await boot({ db, module: { webhooks }, clock: new ClockAhead(CLAIM_LEASE_MS + 1000) });
     const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
     expect((await getDelivery(client, endpoint.id, held.id)).attempts).toHaveLength(1);

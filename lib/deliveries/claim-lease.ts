@@ -4,28 +4,24 @@
  */
 export const HELD_PER_SEND_SLOT = 16;
 
-/** What a claim's length depends on (the resolved `webhooks` options). */
-export interface LeaseOptions {
-  timeoutMs: number;
+/** What the claimed deliveries a worker holds depend on (the resolved `webhooks` options). */
+export interface HeldOptions {
   batchSize: number;
   concurrency: number;
 }
 
 /** The most deliveries a worker process holds claimed at once (a batch always fits). */
-export function heldLimit({ batchSize, concurrency }: LeaseOptions): number {
+export function heldLimit({ batchSize, concurrency }: HeldOptions): number {
   return Math.max(HELD_PER_SEND_SLOT * concurrency, batchSize);
 }
 
 /**
- * How long a claim holds its deliveries, when every attempt runs into its deadline. A delivery held
- * waits while its endpoint runs its share of the send slots: the endpoint holds at most
- * HELD_PER_SEND_SLOT sends per slot of its share, so that is at most HELD_PER_SEND_SLOT rounds of
- * `timeoutMs`. Otherwise every slot is busy with older sends, of which there are fewer than the
- * process holds: at most ⌈held / concurrency⌉ rounds. The lease outlasts both, the send itself and
- * its recording, so a live worker never loses a claim it has yet to send (another worker would
- * then send the same attempt); a claim of a dead worker expires after it.
+ * How long a claim holds its delivery unless renewed. A worker renews the claims it holds every
+ * CLAIM_RENEWAL_MS, however long they wait for their send, so a live worker never loses a claim
+ * it has yet to send (another worker would then send the same attempt); the claims of a worker
+ * that died expire within this.
  */
-export function claimLeaseMs(options: LeaseOptions): number {
-  const rounds = Math.ceil(heldLimit(options) / options.concurrency) + HELD_PER_SEND_SLOT;
-  return options.timeoutMs * (rounds + 1) + 30_000;
-}
+export const CLAIM_LEASE_MS = 60_000;
+
+/** A third of the lease: a renewal can fail once (the database away for a moment) and none lapses. */
+export const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;

@@ -7,14 +7,15 @@ export interface DeliveryTarget {
   status: string;
 }
 
-/** A delivery this worker now holds, until `lockedUntil`, with what it needs to be sent. */
+/** A delivery this worker now holds (its claim is renewed while it does), with what it needs to be sent. */
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
   eventId: string;
   /** Attempts made before this one. */
   attempt: number;
-  lockedUntil: Date;
+  /** The claim's stamp: its outcome is recorded only while this claim still holds the delivery. */
+  claimedAt: Date;
   target: DeliveryTarget | null;
   /** The event body; null once the event is purged. */
   payload: string | null;

@@ -3,7 +3,7 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { claimLeaseMs, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { FairSendScheduler } from './fair-send-scheduler.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
@@ -22,8 +22,8 @@ const DRAIN_BUDGET_DEADLINES = 2;
  * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
  * sends concurrently in fair shares of the send slots per endpoint, and records each outcome as
  * its send ends, in groups of many, then queues the retries and the deliveries given back. A batch
- * takes room for its deliveries before claiming them, which bounds what a process holds and so
- * the claim lease.
+ * takes room for its deliveries before claiming them, which bounds what a process holds; the
+ * claims it holds are renewed until their outcomes are recorded.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationShutdown {
@@ -34,7 +34,10 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly capacity: FifoCapacity;
   private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
-  private readonly leaseMs: number;
+  /** The claimed deliveries this process holds, by id, whose claims it renews. */
+  private readonly held = new Map<string, ClaimedDelivery>();
+  private readonly renewal: NodeJS.Timeout;
+  private renewing = false;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -61,7 +64,8 @@ export class DeliveryProcessor implements OnApplicationShutdown {
         ),
     );
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
-    this.leaseMs = claimLeaseMs(options.webhooks);
+    this.renewal = setInterval(() => void this.renewClaims(), CLAIM_RENEWAL_MS);
+    this.renewal.unref();
   }
 
   /**
@@ -73,10 +77,11 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     let claimed: ClaimedDelivery[] = [];
     try {
       const now = this.clock.now();
-      claimed = await this.store.claim(ids, now, new Date(now.getTime() + this.leaseMs));
+      claimed = await this.store.claim(ids, now, new Date(now.getTime() + CLAIM_LEASE_MS));
     } finally {
       this.capacity.release(ids.length - claimed.length);
     }
+    for (const delivery of claimed) this.held.set(delivery.id, delivery);
     if (claimed.length > 0) {
       const sends = Promise.all(claimed.map((delivery) => this.send(delivery)));
       this.inFlight.add(sends);
@@ -97,7 +102,25 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(`Delivery ${delivery.id} stays claimed until its lease expires: ${String(error)}`);
     } finally {
+      this.held.delete(delivery.id);
       this.capacity.release(1);
+    }
+  }
+
+  /**
+   * Extends the claims of every delivery held here, waiting or being sent; a failure is logged and
+   * the next renewal, a third of a lease later, tries again.
+   */
+  private async renewClaims(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    try {
+      const lockedUntil = new Date(this.clock.now().getTime() + CLAIM_LEASE_MS);
+      await this.store.renew([...this.held.values()], lockedUntil);
+    } catch (error) {
+      this.logger.warn(`Could not renew delivery claims (they expire unless renewed): ${String(error)}`);
+    } finally {
+      this.renewing = false;
     }
   }
 
@@ -163,7 +186,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
    */
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
     const drainMs = this.sends.drainMs(delivery.endpointId, this.options.webhooks.timeoutMs);
-    const waitMs = Math.min(Math.max(drainMs, MIN_DEFERRAL_MS), this.leaseMs);
+    const waitMs = Math.max(drainMs, MIN_DEFERRAL_MS);
     return {
       delivery,
       attempted: false,
@@ -178,6 +201,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.drain();
+    clearInterval(this.renewal);
     await this.http.close();
   }
 }

@@ -7,6 +7,7 @@ import { queryPrepared } from '../database/prepared-statement.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
 import { recordStatements } from './outcome-statements.js';
+import { renewalStatement } from './renewal-statement.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
@@ -18,7 +19,7 @@ const ENDPOINTS = 'interview_webhook_endpoints';
  * join, a planner whose statistics predate a burst (a new table, a quiet one, no autovacuum) scans
  * the whole table for each batch of ids, or every pending delivery through the due index.
  */
-export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1
+export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, claimed_at = $2
   FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
         FROM unnest($3::text[]) AS wanted(id)
         CROSS JOIN LATERAL (
@@ -58,8 +59,9 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes the deliveries of a job that are still due and not held by another worker. A duplicate
-   * or stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`.
+   * Takes the deliveries of a job that are still due and not held by another worker, stamped `now`.
+   * A duplicate or stale job finds nothing to claim; a claim of a dead worker expires at
+   * `lockedUntil`, unless renewed.
    */
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
@@ -71,7 +73,7 @@ export class DeliveryStore {
       endpointId: row.endpoint_id,
       eventId: row.event_id,
       attempt: Number(row.attempt),
-      lockedUntil,
+      claimedAt: now,
       target:
         row.url !== null && row.secret !== null && row.endpoint_status !== null
           ? { url: row.url, secret: row.secret, status: row.endpoint_status }
@@ -84,9 +86,9 @@ export class DeliveryStore {
   private async claimOnSqlite(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimRow[]> {
     const s = this.sql;
     const claimed = await this.records<{ id: string }>(
-      `UPDATE ${DELIVERIES} SET locked_until = ? WHERE id IN (${s.list(1, ids.length)}) AND status = 'pending'
+      `UPDATE ${DELIVERIES} SET locked_until = ?, claimed_at = ? WHERE id IN (${s.list(1, ids.length)}) AND status = 'pending'
          AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?) RETURNING id`,
-      [s.time(lockedUntil), ...ids, s.time(now), s.time(now)],
+      [s.time(lockedUntil), s.time(now), ...ids, s.time(now), s.time(now)],
     );
     if (claimed.length === 0) return [];
     return this.dataSource.query(
@@ -115,6 +117,17 @@ export class DeliveryStore {
       for (const statement of statements) await manager.query(statement.sql, statement.params);
       await this.trackFailingStreaks(manager, outcomes, now, disableAfterMs);
     });
+  }
+
+  /**
+   * Extends the claims this worker still holds to `lockedUntil`: only where the delivery is still
+   * pending under the same claim, never one another worker has taken since.
+   */
+  async renew(held: readonly ClaimedDelivery[], lockedUntil: Date): Promise<void> {
+    if (held.length === 0) return;
+    const { sql, params } = renewalStatement(this.sql, held, lockedUntil);
+    if (this.sql.postgres) await queryPrepared(this.dataSource.manager, sql, params);
+    else await this.dataSource.query(sql, params);
   }
 
   /** Pending deliveries that are overdue and held by nobody: work whose queue job was lost. */

@@ -52,9 +52,13 @@ export class DeliveryEntity {
   @Column({ name: 'next_attempt_at', type: Date, nullable: true })
   nextAttemptAt!: Date | null;
 
-  /** A worker's claim: until then no other worker may send this delivery. */
+  /** A worker's claim: until then no other worker may send this delivery. Renewed while held. */
   @Column({ name: 'locked_until', type: Date, nullable: true })
   lockedUntil!: Date | null;
+
+  /** When the current claim was taken: it tells that claim from any later one. */
+  @Column({ name: 'claimed_at', type: Date, nullable: true })
+  claimedAt!: Date | null;
 
   @Column({ name: 'replay_of', type: 'varchar', length: 40, nullable: true })
   replayOf!: string | null;

@@ -47,8 +47,8 @@ class Lane {
  * their share. An endpoint whose sends take long may hold fewer rounds (what it sends in
  * `drainBudgetMs`, at least MIN_ROUNDS), so that slow ones leave room in the worker for the others.
  * When another endpoint arrives and the shares shrink, or an endpoint turns out slow, one that holds
- * more than it now may gives back its newest waiting sends (`SendTurn.ran` false): every send held
- * waits at most `heldPerSlot` of its endpoint's rounds, which the claim lease covers.
+ * more than it now may gives back its newest waiting sends (`SendTurn.ran` false), so that no send
+ * waits behind more than `heldPerSlot` of its endpoint's rounds.
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();

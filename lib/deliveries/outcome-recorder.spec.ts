@@ -8,7 +8,7 @@ function outcome(id: string): DeliveryOutcome {
       endpointId: 'whk_1',
       eventId: 'evt_1',
       attempt: 0,
-      lockedUntil: new Date(0),
+      claimedAt: new Date(0),
       target: null,
       payload: null,
     },

@@ -12,7 +12,7 @@ export interface Statement {
 
 /**
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the
- * lease the worker took, `attempt` the attempts made with this one counted, `attempted` 1 or 0.
+ * stamp of the worker's claim, `attempt` the attempts made with this one counted, `attempted` 1 or 0.
  */
 const OUTCOME_COLUMNS: readonly RowColumn[] = [
   ['id', 'text'],
@@ -33,7 +33,7 @@ function outcomeRow(outcome: DeliveryOutcome, now: Date, sql: SqlDialect): unkno
   const { delivery, attempted } = outcome;
   return [
     delivery.id,
-    sql.time(delivery.lockedUntil),
+    sql.time(delivery.claimedAt),
     outcome.status,
     attempted ? delivery.attempt + 1 : delivery.attempt,
     outcome.responseStatus,
@@ -81,8 +81,8 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
      error = CASE WHEN ${live} AND (o.attempted = 1 OR o.status <> 'pending') THEN o.error ELSE ${d}.error END,
      next_attempt_at = CASE WHEN ${d}.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
      attempt = o.attempt, response_status = ${sent('response_status')}, response_body = ${sent('response_body')},
-     duration_ms = ${sent('duration_ms')}, locked_until = NULL, updated_at = ${now}
-   FROM o WHERE ${d}.id = o.id AND ${d}.locked_until = o.claim${lookup}`;
+     duration_ms = ${sent('duration_ms')}, locked_until = NULL, claimed_at = NULL, updated_at = ${now}
+   FROM o WHERE ${d}.id = o.id AND ${d}.claimed_at = o.claim${lookup}`;
 };
 
 /**

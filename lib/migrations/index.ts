@@ -3,6 +3,8 @@ import { InterviewApiInitialPostgres1763800000000 } from './postgres/17638000000
 import { InterviewApiInitialSqlite1763800000000 } from './sqlite/1763800000000-InterviewApiInitial.js';
 import { InterviewApiDeliveryHotPathPostgres1763900000000 } from './postgres/1763900000000-InterviewApiDeliveryHotPath.js';
 import { InterviewApiDeliveryHotPathSqlite1763900000000 } from './sqlite/1763900000000-InterviewApiDeliveryHotPath.js';
+import { InterviewApiClaimRenewalPostgres1764000000000 } from './postgres/1764000000000-InterviewApiClaimRenewal.js';
+import { InterviewApiClaimRenewalSqlite1764000000000 } from './sqlite/1764000000000-InterviewApiClaimRenewal.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -11,12 +13,14 @@ export type InterviewApiMigration = new () => MigrationInterface;
 export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
   InterviewApiInitialPostgres1763800000000,
   InterviewApiDeliveryHotPathPostgres1763900000000,
+  InterviewApiClaimRenewalPostgres1764000000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
 export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
   InterviewApiInitialSqlite1763800000000,
   InterviewApiDeliveryHotPathSqlite1763900000000,
+  InterviewApiClaimRenewalSqlite1764000000000,
 ]);
 
 /** The database types the module ships migrations for. */

@@ -1,0 +1,36 @@
+import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
+import type { ClaimedDelivery } from './claimed-delivery.js';
+import type { Statement } from './outcome-statements.js';
+
+const DELIVERIES = 'interview_webhook_deliveries';
+
+/** The claims a renewal names: a delivery and the stamp of the claim held on it. */
+const CLAIM_COLUMNS: readonly RowColumn[] = [
+  ['id', 'text'],
+  ['claim', 'timestamp'],
+];
+
+/**
+ * Extends claims to `lockedUntil` where the delivery is still pending under the same claim: never
+ * one another worker has taken since, nor one whose outcome is recorded (the record clears the
+ * stamp).
+ */
+export function renewalStatement(
+  sql: SqlDialect,
+  held: readonly ClaimedDelivery[],
+  lockedUntil: Date,
+): Statement {
+  const { cte, params } = sql.rows(
+    'o',
+    CLAIM_COLUMNS,
+    held.map((delivery) => [delivery.id, sql.time(delivery.claimedAt)]),
+  );
+  const last = sql.param(params.length + 1);
+  const lease = sql.postgres ? `CAST(${last} AS timestamp)` : last;
+  return {
+    sql: `WITH ${cte} UPDATE ${DELIVERIES} SET locked_until = ${lease}
+      FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.claimed_at = o.claim
+        AND ${DELIVERIES}.status = 'pending'`,
+    params: [...params, sql.time(lockedUntil)],
+  };
+}
