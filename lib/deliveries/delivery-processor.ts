@@ -4,6 +4,7 @@ import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
+import { DeferralPacer } from './deferral-pacer.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { FairSendScheduler } from './fair-send-scheduler.js';
 import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
@@ -15,6 +16,8 @@ import { webhookHeaders } from './webhook-headers.js';
 
 /** A delivery given back is not due again sooner: retries due within a second share a job. */
 const MIN_DEFERRAL_MS = 1000;
+/** The furthest a delivery given back is put off, however large its endpoint's backlog. */
+const DEFERRAL_HORIZON_MS = 3_600_000;
 /** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
 const DRAIN_BUDGET_DEADLINES = 2;
 
@@ -30,6 +33,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
   private readonly sends: FairSendScheduler;
+  private readonly deferrals = new DeferralPacer(DEFERRAL_HORIZON_MS);
   /** The claimed deliveries this process holds, from their claim until their outcome is recorded. */
   private readonly capacity: FifoCapacity;
   private readonly recorder: OutcomeRecorder;
@@ -182,11 +186,18 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   /**
    * A delivery its endpoint has no room for here (more held than its share of the send slots): its
    * claim is given back unsent, its attempt not counted, and it is due again once the endpoint's
-   * sends held here have drained at their pace.
+   * sends held here have drained, after those given back before it, one per send at the
+   * endpoint's pace.
    */
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
-    const drainMs = this.sends.drainMs(delivery.endpointId, this.options.webhooks.timeoutMs);
-    const waitMs = Math.max(drainMs, MIN_DEFERRAL_MS);
+    const now = this.clock.now().getTime();
+    const { intervalMs, drainMs } = this.sends.pace(delivery.endpointId, this.options.webhooks.timeoutMs);
+    const dueAt = this.deferrals.dueAt(
+      delivery.endpointId,
+      now,
+      now + Math.max(drainMs, MIN_DEFERRAL_MS),
+      intervalMs,
+    );
     return {
       delivery,
       attempted: false,
@@ -195,7 +206,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       responseBody: null,
       error: null,
       durationMs: null,
-      nextAttemptAt: new Date(this.clock.now().getTime() + waitMs),
+      nextAttemptAt: new Date(dueAt),
     };
   }
 

@@ -113,7 +113,7 @@ describe('FairSendScheduler', () => {
     }
     // Share 2 of 2 slots, 2 held per slot.
     expect(admitted).toBe(4);
-    expect(scheduler.drainMs('whk_a', 1000)).toBe(3000);
+    expect(scheduler.pace('whk_a', 1000)).toEqual({ intervalMs: 500, drainMs: 3000 });
     void send('whk_b', 'b0');
     // Share 1 now: whk_a may hold 2, its two running; the two waiting are given back, unsent.
     await expect(turns[2]).resolves.toEqual({ ran: false });

@@ -78,13 +78,16 @@ export class FairSendScheduler {
   }
 
   /**
-   * How long the sends held for this endpoint take to drain at its share and its typical send
-   * duration (`fallbackMs` until one has ended): when a send given back is worth trying again.
+   * The pace of an endpoint's sends here: one per `intervalMs` at its share and typical send
+   * duration (`fallbackMs` until one has ended), and how long those it holds take to drain.
    */
-  drainMs(endpointId: string, fallbackMs: number): number {
+  pace(endpointId: string, fallbackMs: number): { intervalMs: number; drainMs: number } {
     const lane = this.lanes.get(endpointId);
-    if (lane === undefined) return 0;
-    return Math.ceil((lane.queued + 1) / this.share) * (lane.typicalMs ?? fallbackMs);
+    const typicalMs = lane?.typicalMs ?? fallbackMs;
+    return {
+      intervalMs: typicalMs / this.share,
+      drainMs: lane === undefined ? 0 : Math.ceil((lane.queued + 1) / this.share) * typicalMs,
+    };
   }
 
   /** Runs `task` in its endpoint's turn; a task that fails passes its failure on. */

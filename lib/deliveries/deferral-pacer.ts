@@ -1,0 +1,29 @@
+/** Endpoints tracked before those whose pace is in the past are forgotten. */
+const TRACKED_BEFORE_CLEANUP = 10_000;
+
+/**
+ * Spreads the deliveries given back for an endpoint over time, one per `intervalMs` (the pace the
+ * endpoint sends at), so that a large backlog for a slow endpoint comes back a little at a time
+ * instead of all at once: each return costs a claim and a record, and all at once they would
+ * mostly be given back again. Nothing is put off beyond the horizon.
+ */
+export class DeferralPacer {
+  /** Per endpoint: when (epoch ms) the next delivery given back for it is due. */
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly horizonMs: number) {}
+
+  /** When a delivery given back now is due: not before `earliest`, after those given back before. */
+  dueAt(endpointId: string, now: number, earliest: number, intervalMs: number): number {
+    const at = Math.min(Math.max(this.next.get(endpointId) ?? 0, earliest), now + this.horizonMs);
+    this.next.set(endpointId, at + intervalMs);
+    if (this.next.size > TRACKED_BEFORE_CLEANUP) this.forget(now);
+    return at;
+  }
+
+  /** Forgets the endpoints whose pace is in the past; all of them if that is not enough. */
+  private forget(now: number): void {
+    for (const [endpointId, at] of this.next) if (at <= now) this.next.delete(endpointId);
+    if (this.next.size > TRACKED_BEFORE_CLEANUP) this.next.clear();
+  }
+}
