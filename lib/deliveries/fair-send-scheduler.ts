@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { MinHeap } from './min-heap.js';
 
-/** How a send's turn ended: it ran, or it was given back unsent when its endpoint's share shrank. */
+/** How a send's turn ended: it ran, or it was given back unsent when its endpoint could hold fewer. */
 export type SendTurn<T> = { ran: true; value: T } | { ran: false };
 
 /** A send waiting for its turn. */
