@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull, Not } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
 import { Clock } from '../lib/clock/clock.js';
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
@@ -199,6 +199,41 @@ class ClockAhead extends Clock {
     return new Date(Date.now() + this.aheadMs);
   }
 }
+
+describe('a worker shut down while deliveries wait for a send slot', () => {
+  it('records the send on the wire and gives the waiting ones back, due at once, for another worker', async () => {
+    const db = await TestDatabase.create();
+    // One slot, and a receiver that takes a second to answer: nine of ten deliveries wait.
+    const webhooks = { ...TEST_WEBHOOKS, concurrency: 1 };
+    const api = await boot({ db, keepDatabase: true, module: { worker: false } });
+    const first = await boot({ db, keepDatabase: true, module: { webhooks } });
+    const receiver = await receivers.start((_req, _i, res) => {
+      setTimeout(() => res.writeHead(200).end('ok'), 1000);
+    });
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(api, ACCOUNT, 10);
+    const deliveries = api.app.get(DataSource).getRepository(DeliveryEntity);
+    await receiver.waitFor(1);
+    await eventually(async () => (await deliveries.count({ where: { lockedUntil: Not(IsNull()) } })) === 10);
+
+    await closeNow(first);
+    // Shutdown waited for the one on the wire only, and left nothing claimed.
+    expect(receiver.requests).toHaveLength(1);
+    const stored = await deliveries.find();
+    expect(stored.filter((delivery) => delivery.status === 'succeeded')).toHaveLength(1);
+    const givenBack = stored.filter((delivery) => delivery.status === 'pending');
+    expect(givenBack).toHaveLength(9);
+    for (const delivery of givenBack) {
+      expect(delivery).toMatchObject({ attempt: 0, lockedUntil: null });
+      expect(delivery.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+
+    await boot({ db });
+    await allDeliveries(client, endpoint.id, 10, succeeded);
+    expectEachEventOnce(receiver, events);
+  });
+});
 
 describe('a worker process killed in the middle of a send', () => {
   let worker: ChildProcess | null = null;

@@ -42,6 +42,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly held = new Map<string, ClaimedDelivery>();
   private readonly renewal: NodeJS.Timeout;
   private renewing = false;
+  private stopped = false;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -92,6 +93,15 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       void sends.then(() => this.inFlight.delete(sends));
     }
     return claimed.length;
+  }
+
+  /**
+   * Sends nothing more: the deliveries still waiting for a send slot, and any claimed from now on,
+   * are given back due at once, for another worker; the sends on the wire go on to their outcome.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.sends.close();
   }
 
   /** Resolves once every send taken so far has its outcome recorded (or failed to). */
@@ -192,12 +202,9 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
     const now = this.clock.now().getTime();
     const { intervalMs, drainMs } = this.sends.pace(delivery.endpointId, this.options.webhooks.timeoutMs);
-    const dueAt = this.deferrals.dueAt(
-      delivery.endpointId,
-      now,
-      now + Math.max(drainMs, MIN_DEFERRAL_MS),
-      intervalMs,
-    );
+    const dueAt = this.stopped
+      ? now
+      : this.deferrals.dueAt(delivery.endpointId, now, now + Math.max(drainMs, MIN_DEFERRAL_MS), intervalMs);
     return {
       delivery,
       attempted: false,
@@ -211,6 +218,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stop();
     await this.drain();
     clearInterval(this.renewal);
     await this.http.close();

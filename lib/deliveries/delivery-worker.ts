@@ -84,8 +84,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * Takes no new batch and waits for the ones in flight, so that their sends are recorded, but never
    * for Redis. BullMQ's graceful close first waits for its blocking connection to end, which a Redis
    * that has just gone away leaves in limbo: close() would never return and its timers would keep
-   * the process alive. So the worker is paused (no Redis needed), our batches are awaited, and the
-   * close is forced. A batch whose completion BullMQ could not write stays active in Redis, is
+   * the process alive. So the worker is paused (no Redis needed), the deliveries still waiting for
+   * a send slot are given back (due at once, for another worker), our batches are awaited with the
+   * sends on the wire, and the close is forced. A batch whose completion BullMQ could not write stays active in Redis, is
    * stalled and runs again, finding nothing left to claim.
    */
   async onApplicationShutdown(): Promise<void> {
@@ -93,6 +94,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const worker = this.worker;
     if (worker) {
       await worker.pause(true);
+      this.processor.stop();
       if (await this.settle()) await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
       await worker.close(true);
       // A batch BullMQ handed over while pausing.
