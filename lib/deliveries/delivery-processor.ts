@@ -3,7 +3,8 @@ import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
+import { CLAIM_LEASE_MS, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
+import { ClaimRenewer } from './claim-renewer.js';
 import { DeferralPacer } from './deferral-pacer.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { FairSendScheduler } from './fair-send-scheduler.js';
@@ -38,10 +39,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly capacity: FifoCapacity;
   private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
-  /** The claimed deliveries this process holds, by id, whose claims it renews. */
-  private readonly held = new Map<string, ClaimedDelivery>();
-  private readonly renewal: NodeJS.Timeout;
-  private renewing = false;
+  private readonly claims: ClaimRenewer;
   private stopped = false;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
@@ -69,8 +67,11 @@ export class DeliveryProcessor implements OnApplicationShutdown {
         ),
     );
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
-    this.renewal = setInterval(() => void this.renewClaims(), CLAIM_RENEWAL_MS);
-    this.renewal.unref();
+    this.claims = new ClaimRenewer(
+      (held) => this.store.renew(held, new Date(this.clock.now().getTime() + CLAIM_LEASE_MS)),
+      (error) =>
+        this.logger.warn(`Could not renew delivery claims (they expire unless renewed): ${String(error)}`),
+    );
   }
 
   /**
@@ -86,7 +87,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     } finally {
       this.capacity.release(ids.length - claimed.length);
     }
-    for (const delivery of claimed) this.held.set(delivery.id, delivery);
+    this.claims.hold(claimed);
     if (claimed.length > 0) {
       const sends = Promise.all(claimed.map((delivery) => this.send(delivery)));
       this.inFlight.add(sends);
@@ -116,25 +117,8 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(`Delivery ${delivery.id} stays claimed until its lease expires: ${String(error)}`);
     } finally {
-      this.held.delete(delivery.id);
+      this.claims.letGo(delivery);
       this.capacity.release(1);
-    }
-  }
-
-  /**
-   * Extends the claims of every delivery held here, waiting or being sent; a failure is logged and
-   * the next renewal, a third of a lease later, tries again.
-   */
-  private async renewClaims(): Promise<void> {
-    if (this.renewing || this.held.size === 0) return;
-    this.renewing = true;
-    try {
-      const lockedUntil = new Date(this.clock.now().getTime() + CLAIM_LEASE_MS);
-      await this.store.renew([...this.held.values()], lockedUntil);
-    } catch (error) {
-      this.logger.warn(`Could not renew delivery claims (they expire unless renewed): ${String(error)}`);
-    } finally {
-      this.renewing = false;
     }
   }
 
@@ -220,7 +204,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stop();
     await this.drain();
-    clearInterval(this.renewal);
+    this.claims.close();
     await this.http.close();
   }
 }

@@ -1,0 +1,64 @@
+import { jest } from '@jest/globals';
+import { CLAIM_RENEWAL_MS } from './claim-lease.js';
+import type { ClaimedDelivery } from './claimed-delivery.js';
+import { ClaimRenewer } from './claim-renewer.js';
+
+const claimed = (id: string): ClaimedDelivery => ({
+  id,
+  endpointId: 'whk_a',
+  eventId: 'evt_a',
+  attempt: 0,
+  claimedAt: new Date(0),
+  target: null,
+  payload: null,
+});
+
+describe('ClaimRenewer', () => {
+  let renewer: ClaimRenewer | null = null;
+
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => {
+    renewer?.close();
+    jest.useRealTimers();
+  });
+
+  it('renews everything held, in one call per period, until it is let go', async () => {
+    const renewed: string[][] = [];
+    renewer = new ClaimRenewer(
+      async (held) => void renewed.push(held.map((d) => d.id)),
+      () => undefined,
+    );
+    const [a, b] = [claimed('dlv_a'), claimed('dlv_b')];
+    renewer.hold([a, b]);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    renewer.letGo(a);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    renewer.letGo(b);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(renewed).toEqual([['dlv_a', 'dlv_b'], ['dlv_b']]);
+  });
+
+  it('reports a failed renewal and tries again at the next period; never two at once', async () => {
+    const failures: unknown[] = [];
+    let calls = 0;
+    let finish: () => void = () => undefined;
+    renewer = new ClaimRenewer(
+      () => {
+        calls++;
+        if (calls === 1) return Promise.reject(new Error('database away'));
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      (error) => failures.push(error),
+    );
+    renewer.hold([claimed('dlv_a')]);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(failures).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    // The second renewal is still running when the third is due: the third is skipped.
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(calls).toBe(2);
+    finish();
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(calls).toBe(3);
+  });
+});

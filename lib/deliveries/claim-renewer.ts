@@ -1,0 +1,46 @@
+import { CLAIM_RENEWAL_MS } from './claim-lease.js';
+import type { ClaimedDelivery } from './claimed-delivery.js';
+
+/**
+ * Keeps the claims of the deliveries a worker process holds: every CLAIM_RENEWAL_MS, from their
+ * claim until they are let go, all of them in one renewal. A failed renewal is reported and the
+ * next one tries again, before any claim lapses.
+ */
+export class ClaimRenewer {
+  private readonly held = new Map<string, ClaimedDelivery>();
+  private readonly timer: NodeJS.Timeout;
+  private renewing = false;
+
+  constructor(
+    private readonly renew: (held: ClaimedDelivery[]) => Promise<void>,
+    private readonly failed: (error: unknown) => void,
+  ) {
+    this.timer = setInterval(() => void this.renewAll(), CLAIM_RENEWAL_MS);
+    this.timer.unref();
+  }
+
+  hold(deliveries: readonly ClaimedDelivery[]): void {
+    for (const delivery of deliveries) this.held.set(delivery.id, delivery);
+  }
+
+  /** Once its outcome is recorded (or could not be): a renewal no longer names it. */
+  letGo(delivery: ClaimedDelivery): void {
+    this.held.delete(delivery.id);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renewAll(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    try {
+      await this.renew([...this.held.values()]);
+    } catch (error) {
+      this.failed(error);
+    } finally {
+      this.renewing = false;
+    }
+  }
+}
