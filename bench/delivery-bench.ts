@@ -9,6 +9,7 @@ import { bootBenchHost, PG, REDIS } from './bench-host.js';
 import { ask } from './child-process.js';
 import { CountingLogger } from './counting-logger.js';
 import { CpuMeter } from './process-cpu.js';
+import { SilentReceiver } from './silent-receiver.js';
 
 /** Where the worker runs: inside the publishing host, or in a process of its own. */
 export type Topology = 'in-process' | 'worker-process';
@@ -63,14 +64,22 @@ async function postgres(sql: string): Promise<void> {
   await client.end();
 }
 
-async function seedEndpoints(app: INestApplication, receiverUrl: string, endpoints: number): Promise<void> {
+/** The endpoints that answer; in (d) one more, whose id does not match, never does. */
+const ANSWERING = 'whk_bench';
+
+async function seedEndpoints(
+  app: INestApplication,
+  receiverUrl: string,
+  endpoints: number,
+  idPrefix = ANSWERING,
+): Promise<void> {
   const now = new Date();
   await app
     .get(DataSource)
     .getRepository(WebhookEndpointEntity)
     .insert(
       Array.from({ length: endpoints }, (_, i) => ({
-        id: `whk_bench${String(i).padStart(6, '0')}`,
+        id: `${idPrefix}${String(i).padStart(6, '0')}`,
         accountId: 'acct_bench',
         livemode: true,
         url: receiverUrl,
@@ -88,7 +97,9 @@ async function seedEndpoints(app: INestApplication, receiverUrl: string, endpoin
 
 /**
  * (a)/(b): `events` events to `endpoints` endpoints, published by `publishers` concurrent callers,
- * timed from the first publish to the last delivery recorded succeeded.
+ * timed from the first publish to the last delivery recorded succeeded. (d), with `silentEndpoint`:
+ * every event also goes to an endpoint that never answers; timed to the last delivery of the
+ * endpoints that do.
  */
 export async function deliveryRun(
   receiverUrl: string,
@@ -97,12 +108,16 @@ export async function deliveryRun(
   endpoints: number,
   publishers: number,
   topology: Topology,
+  silentEndpoint = false,
 ): Promise<DeliveryRun> {
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   await postgres(`CREATE SCHEMA ${schema}`);
   const logger = new CountingLogger();
   const app = await bootBenchHost(schema, { worker: topology === 'in-process', createsSchema: true }, logger);
   await seedEndpoints(app, receiverUrl, endpoints);
+  const silent = silentEndpoint ? await SilentReceiver.start() : null;
+  if (silent) await seedEndpoints(app, silent.url, 1, 'whk_silent');
+  const answering = `endpoint_id LIKE '${ANSWERING}%'`;
   let worker: ChildProcess | null = null;
   if (topology === 'worker-process') {
     worker = fork(new URL('./worker-process.js', import.meta.url), [schema]);
@@ -152,13 +167,13 @@ export async function deliveryRun(
   // the time taken is read from the rows (the last outcome recorded), not from the poll.
   for (;;) {
     const { rows } = await poll.query<{ pending: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_webhook_deliveries WHERE status = 'pending') AS pending`,
+      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_webhook_deliveries WHERE status = 'pending' AND ${answering}) AS pending`,
     );
     if (!rows[0].pending) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const { rows: last } = await poll.query<{ recorded: Date }>(
-    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries`,
+    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries WHERE ${answering}`,
   );
   const seconds = (last[0].recorded.getTime() - started.getTime()) / 1000;
   const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);
@@ -176,6 +191,8 @@ export async function deliveryRun(
   if (Number(outcome[0].succeeded) !== expected) {
     throw new Error(`${outcome[0].succeeded} of ${expected} deliveries succeeded`);
   }
+  // The sends still held open by the silent endpoint end now, not at their deadline.
+  await silent?.close();
   const workerStatements = worker ? await ask<number>(worker, { type: 'stop' }, 'statements') : 0;
 
   await app.close();

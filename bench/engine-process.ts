@@ -1,11 +1,11 @@
 import { deliveryRun, type Topology } from './delivery-bench.js';
 
 /**
- * Runs (a) or (b) once in this fresh process and reports the result to the parent: a publishing
+ * Runs (a), (b) or (d) once in this fresh process and reports the result to the parent: a publishing
  * host that has already sent deliveries in earlier runs would be compared, warm, with a raw loop
  * that always starts cold.
  */
-const [url, receiverPid, events, endpoints, publishers, topology] = process.argv.slice(2);
+const [url, receiverPid, events, endpoints, publishers, topology, silent] = process.argv.slice(2);
 const result = await deliveryRun(
   url,
   Number(receiverPid),
@@ -13,5 +13,6 @@ const result = await deliveryRun(
   Number(endpoints),
   Number(publishers),
   topology as Topology,
+  silent === 'silent',
 );
 process.send?.({ result }, () => process.exit(0));

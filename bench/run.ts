@@ -70,16 +70,25 @@ async function rawPostLoopProcess(receiver: Receiver, total: number): Promise<Ra
   return { ...run, receiverCpuPerRequest: receiverCpu === null ? null : receiverCpu / total };
 }
 
-/** (a) or (b) in a fresh process each run, for the same reason as (c). */
+/** (a), (b) or (d) in a fresh process each run, for the same reason as (c). */
 function engineProcess(
   receiver: Receiver,
   events: number,
   endpoints: number,
   topology: Topology,
+  silentEndpoint = false,
 ): Promise<DeliveryRun> {
   return runScript(
     './engine-process.js',
-    [receiver.url, String(receiver.pid), String(events), String(endpoints), String(CONCURRENCY), topology],
+    [
+      receiver.url,
+      String(receiver.pid),
+      String(events),
+      String(endpoints),
+      String(CONCURRENCY),
+      topology,
+      silentEndpoint ? 'silent' : 'none',
+    ],
     'result',
   );
 }
@@ -139,6 +148,10 @@ async function main(): Promise<void> {
       runs: [],
     },
   ];
+  // (d): (a) with its worker in its own process, and every event also sent to an endpoint that
+  // never answers.
+  const attacked: DeliveryRun[] = [];
+  const attackedEvents = Math.round(10_000 * SCALE);
   // A raw loop of as many requests as each scenario has deliveries: its cold start weighs as much
   // on it as the engine's does on the scenario (10,000 requests run at about 0.8 and 100,000 at
   // about 1.3 times the rate of 20,000).
@@ -158,6 +171,8 @@ async function main(): Promise<void> {
       scenario.runs.push(result);
       line.push(`${scenario.name.slice(0, 3)} ${scenario.topology} ${fmt(result.perSecond, 0)}/s`);
     }
+    attacked.push(await engineProcess(receiver, attackedEvents, 1, 'worker-process', true));
+    line.push(`(d) ${fmt(attacked[run].perSecond, 0)}/s`);
     console.log(line.join(', '));
   }
   receiver.stop();
@@ -166,6 +181,7 @@ async function main(): Promise<void> {
   // machine's drift over minutes (this kind of machine varies by a third) cancels out; the table
   // gives the median ratio and its range.
   const rawMedian = median(raw);
+  const ownProcessA = scenarios.find((s) => s.endpoints === 1 && s.topology === 'worker-process')?.runs ?? [];
   const rows = scenarios.map((scenario) => {
     const perSecond = median(scenario.runs.map((r) => r.perSecond));
     const ratios = scenario.runs.map((r, run) => r.perSecond / raw[run]);
@@ -185,6 +201,12 @@ async function main(): Promise<void> {
       ([requests, rates]) =>
         `| raw undici POST loop of as many requests | – | ${requests.toLocaleString('en-US')} | ${fmt(median(rates), 0)} | ${fmt(median(rates.map((rate, run) => rate / raw[run])), 2)} | ${fmt(Math.min(...rates), 0)}–${fmt(Math.max(...rates), 0)}/s | 1.00 | – | – | – |`,
     ),
+    '',
+    `(d) is (a) with the worker in its own process while every event also goes to a second endpoint that accepts the connection and never answers (each send to it holds its slot for the whole 10 s deadline); timed to the last delivery to the endpoint that answers:`,
+    '',
+    '| scenario | deliveries/s to the endpoint that answers | ratio to (a) in its own process, same run | ratio to (c) |',
+    '|---|---:|---:|---:|',
+    `| (d) ${attackedEvents.toLocaleString('en-US')} events → 1 endpoint, and to 1 that never answers | ${fmt(median(attacked.map((r) => r.perSecond)), 0)} | ${fmt(median(attacked.map((r, run) => r.perSecond / ownProcessA[run].perSecond)), 2)} | ${fmt(median(attacked.map((r, run) => r.perSecond / raw[run])), 2)} |`,
     '',
     'CPU per delivery over the timed window, in µs (medians; all threads of each process, read from /proc; the PostgreSQL column sums the backends serving the run):',
     '',

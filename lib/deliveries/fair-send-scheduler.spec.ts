@@ -140,4 +140,21 @@ describe('FairSendScheduler', () => {
     expect(started).toEqual(['s0', 's1']);
     expect(scheduler.admits('whk_slow')).toBe(false);
   });
+
+  it('lets an endpoint keep its share for a second or two after its last send ends', async () => {
+    const scheduler = new FairSendScheduler(2, 16, 60_000);
+    const { started, send } = recorder(scheduler);
+    const silent = pending();
+    void send('whk_fast', 'f0', Promise.resolve('ok'));
+    void send('whk_silent', 's0', silent.promise);
+    void send('whk_silent', 's1');
+    await tick();
+    // The fast endpoint has nothing left to send, yet keeps its share (one slot) for a while.
+    expect(started).toEqual(['f0', 's0']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(started).toEqual(['f0', 's0']);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(started).toEqual(['f0', 's0', 's1']);
+    scheduler.close();
+  });
 });

@@ -16,6 +16,12 @@ interface Waiting {
 const DURATION_WEIGHT = 0.2;
 /** The rounds of its share an endpoint may always hold, however slow its sends. */
 const MIN_ROUNDS = 2;
+/**
+ * How long an endpoint keeps its share once it has nothing left to send (up to twice this, as it
+ * is checked this often): one that sends in bursts keeps its slots between them, rather than
+ * leave them all to a slow endpoint that would hold them for a whole deadline.
+ */
+const IDLE_SHARE_MS = 1000;
 
 /** One endpoint's sends in this process: those waiting for their turn, in order, and those running. */
 class Lane {
@@ -26,6 +32,8 @@ class Lane {
   typicalMs: number | null = null;
   /** Whether it is in the ready heap, in the capped set, or in neither. */
   state: 'idle' | 'ready' | 'capped' = 'idle';
+  /** Since when it has had nothing to send (performance.now ms); null while it has. */
+  emptySince: number | null = null;
 
   constructor(readonly id: string) {}
 
@@ -58,6 +66,7 @@ export class FairSendScheduler {
   private seq = 0;
   private share: number;
   private closed = false;
+  private readonly sweep: NodeJS.Timeout;
 
   /**
    * @param heldPerSlot the sends an endpoint may hold per slot of its share (its rounds)
@@ -70,6 +79,8 @@ export class FairSendScheduler {
     private readonly drainBudgetMs: number,
   ) {
     this.share = concurrency;
+    this.sweep = setInterval(() => this.forgetEmpty(), IDLE_SHARE_MS);
+    this.sweep.unref();
   }
 
   /** Whether one more send to this endpoint may be held here. */
@@ -82,6 +93,7 @@ export class FairSendScheduler {
   /** Starts nothing more: every waiting send is given back, and any later one at once. */
   close(): void {
     this.closed = true;
+    clearInterval(this.sweep);
     for (const lane of this.lanes.values()) this.trim(lane);
   }
 
@@ -116,7 +128,24 @@ export class FairSendScheduler {
       this.lanes.set(endpointId, lane);
       this.reshare();
     }
+    lane.emptySince = null;
     return lane;
+  }
+
+  /** Endpoints that have had nothing to send for IDLE_SHARE_MS (checked as often) give up their share. */
+  private forgetEmpty(): void {
+    const now = performance.now();
+    let forgotten = false;
+    for (const lane of this.lanes.values()) {
+      if (lane.emptySince !== null && now - lane.emptySince >= IDLE_SHARE_MS) {
+        this.lanes.delete(lane.id);
+        forgotten = true;
+      }
+    }
+    if (forgotten) {
+      this.reshare();
+      this.pump();
+    }
   }
 
   /** Starts the oldest waiting sends of endpoints under their share while slots are free. */
@@ -164,9 +193,12 @@ export class FairSendScheduler {
       lane.typicalMs === null ? durationMs : lane.typicalMs + (durationMs - lane.typicalMs) * DURATION_WEIGHT;
     this.trim(lane);
     if (lane.queued === 0) {
-      this.capped.delete(lane);
-      this.lanes.delete(lane.id);
-      this.reshare();
+      // A lane left in the ready heap stays filed there; its entry is passed over while it is empty.
+      if (lane.state === 'capped') {
+        this.capped.delete(lane);
+        lane.state = 'idle';
+      }
+      lane.emptySince = performance.now();
     } else if (lane.running < this.share && lane.waitingCount > 0 && this.ready.size === 0) {
       // No other endpoint waits under its share: the freed slot goes to this one's next send, and
       // a lane that was capped is capped again (or still has room, when the share grew).
