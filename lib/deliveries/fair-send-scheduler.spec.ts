@@ -157,4 +157,17 @@ describe('FairSendScheduler', () => {
     expect(started).toEqual(['f0', 's0', 's1']);
     scheduler.close();
   });
+
+  it('holds back no burst to an endpoint it knows to be fast', async () => {
+    const scheduler = new FairSendScheduler(1, 2, 60_000);
+    const { send } = recorder(scheduler);
+    await send('whk_fast', 'f0', Promise.resolve('ok'));
+    // Its pace known (a send took well under the budget), it may hold far more than 2 per slot.
+    const turns = Array.from({ length: 20 }, (_, i) => {
+      expect(scheduler.admits('whk_fast')).toBe(true);
+      return send('whk_fast', `f${i + 1}`, Promise.resolve('ok'));
+    });
+    await expect(Promise.all(turns)).resolves.toEqual(turns.map(() => ({ ran: true, value: 'ok' })));
+    scheduler.close();
+  });
 });

@@ -49,14 +49,13 @@ class Lane {
 
 /**
  * Hands a worker process's send slots to endpoints fairly. Every endpoint with sends here gets an
- * equal share of the slots (⌈concurrency / endpoints⌉, all of them when it is alone) and may hold
- * `heldPerSlot` sends per slot of its share: one that never answers holds only its share while
- * the others keep sending. A freed slot goes to the oldest waiting send among the endpoints under
- * their share. An endpoint whose sends take long may hold fewer rounds (what it sends in
- * `drainBudgetMs`, at least MIN_ROUNDS), so that slow ones leave room in the worker for the others.
- * When another endpoint arrives and the shares shrink, or an endpoint turns out slow, one that holds
- * more than it now may gives back its newest waiting sends (`SendTurn.ran` false), so that no send
- * waits behind more than `heldPerSlot` of its endpoint's rounds.
+ * equal share of the slots (⌈concurrency / endpoints⌉, all of them when it is alone): one that
+ * never answers holds only its share while the others keep sending. A freed slot goes to the
+ * oldest waiting send among the endpoints under their share. An endpoint holds at most what it
+ * sends in `drainBudgetMs` at its share and typical pace (at least MIN_ROUNDS rounds, and
+ * `heldPerSlot` rounds until its pace is known), so that slow ones leave room in the worker for the
+ * others. When another endpoint arrives and the shares shrink, or an endpoint turns out slow, one
+ * that holds more than it now may gives back its newest waiting sends (`SendTurn.ran` false).
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
@@ -69,9 +68,8 @@ export class FairSendScheduler {
   private readonly sweep: NodeJS.Timeout;
 
   /**
-   * @param heldPerSlot the sends an endpoint may hold per slot of its share (its rounds)
-   * @param drainBudgetMs how long an endpoint's held sends may take to drain at its typical pace:
-   *   an endpoint whose sends take long holds fewer rounds, down to MIN_ROUNDS
+   * @param heldPerSlot the sends an endpoint may hold per slot of its share until its pace is known
+   * @param drainBudgetMs how long an endpoint's held sends may take to drain at its typical pace
    */
   constructor(
     private readonly concurrency: number,
@@ -242,12 +240,16 @@ export class FairSendScheduler {
     for (const lane of this.lanes.values()) this.trim(lane);
   }
 
-  /** What an endpoint may hold: its share times the rounds its pace allows. */
+  /**
+   * What an endpoint may hold: its share times the rounds it sends in the drain budget at its
+   * typical pace (at least MIN_ROUNDS), or `heldPerSlot` rounds until its pace is known. A fast
+   * endpoint is not held back: a burst to it is sent, not given back.
+   */
   private boundOf(lane: Lane): number {
     const rounds =
       lane.typicalMs === null
         ? this.heldPerSlot
-        : Math.min(this.heldPerSlot, Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / lane.typicalMs)));
+        : Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / lane.typicalMs));
     return this.share * rounds;
   }
 
