@@ -334,6 +334,23 @@ describe('an outcome the database refuses to record', () => {
   });
 });
 
+/**
+ * A worker host with two endpoints: one at a receiver that never answers, subscribed to
+ * `result.ready`, and one at a receiver that answers at once, subscribed to `session.completed`.
+ */
+async function silentBesidePrompt(webhooks: typeof TEST_WEBHOOKS & { concurrency: number }) {
+  const host = await boot({ db: await TestDatabase.create(), module: { webhooks } });
+  const silent = await receivers.start(() => undefined);
+  const prompt = await receivers.start();
+  const client = await clientOf(host);
+  const stalled = await createEndpoint(client, silent.url, ['result.ready']);
+  const answered = await createEndpoint(client, prompt.url, ['session.completed']);
+  return { host, silent, prompt, client, stalled, answered };
+}
+
+const attemptsMade = (deliveries: readonly DeliveryView[]): number =>
+  deliveries.reduce((attempts, delivery) => attempts + delivery.attempt, 0);
+
 describe('a receiver that never answers', () => {
   it('holds back its own deliveries only: the rest of each batch is recorded as soon as it is sent', async () => {
     const db = await TestDatabase.create();
@@ -358,15 +375,9 @@ describe('a receiver that never answers', () => {
   });
 
   it('cannot take the send slots of other endpoints, and gives back the claims beyond its share', async () => {
-    const db = await TestDatabase.create();
     // Two send slots, each held 3 s by an attempt to the silent receiver.
     const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000 };
-    const host = await boot({ db, module: { webhooks } });
-    const silent = await receivers.start(() => undefined);
-    const prompt = await receivers.start();
-    const client = await clientOf(host);
-    const stalled = await createEndpoint(client, silent.url, ['result.ready']);
-    const answered = await createEndpoint(client, prompt.url, ['session.completed']);
+    const { host, silent, prompt, client, stalled, answered } = await silentBesidePrompt(webhooks);
 
     // Alone, the silent endpoint takes both slots and holds all 30 of its deliveries.
     await publishResults(host, ACCOUNT, 30, 'result.ready');
@@ -381,7 +392,7 @@ describe('a receiver that never answers', () => {
 
     const held = await listAllDeliveries(client, stalled.id);
     // With one queue for all endpoints, those 10 would have waited for the 30 silent attempts.
-    expect(held.reduce((attempts, delivery) => attempts + delivery.attempt, 0)).toBeLessThanOrEqual(4);
+    expect(attemptsMade(held)).toBeLessThanOrEqual(4);
     expect(silent.requests.length).toBeLessThanOrEqual(4);
     const givenBack = held.filter(
       (delivery) =>
@@ -397,15 +408,9 @@ describe('a receiver that never answers', () => {
   });
 
   it('gives back the claims it filled the worker with once its first attempts time out', async () => {
-    const db = await TestDatabase.create();
     // The worker holds at most 32 deliveries (16 per send slot); jobs of 10.
     const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000, batchSize: 10 };
-    const host = await boot({ db, module: { webhooks } });
-    const silent = await receivers.start(() => undefined);
-    const prompt = await receivers.start();
-    const client = await clientOf(host);
-    const stalled = await createEndpoint(client, silent.url, ['result.ready']);
-    const answered = await createEndpoint(client, prompt.url, ['session.completed']);
+    const { host, silent, prompt, client, stalled, answered } = await silentBesidePrompt(webhooks);
 
     // 60 deliveries to the silent endpoint: 32 claimed, the other jobs wait for room, and the
     // other endpoint's job behind them.
@@ -419,7 +424,7 @@ describe('a receiver that never answers', () => {
     await allDeliveries(client, answered.id, 10, succeeded, 15_000);
     expectEachEventOnce(prompt, events);
     const held = await listAllDeliveries(client, stalled.id);
-    expect(held.reduce((attempts, delivery) => attempts + delivery.attempt, 0)).toBeLessThanOrEqual(4);
+    expect(attemptsMade(held)).toBeLessThanOrEqual(4);
     expect(held.every((delivery) => delivery.status === 'pending')).toBe(true);
     await silent.close();
   });

@@ -40,7 +40,6 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
   private readonly claims: ClaimRenewer;
-  private stopped = false;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -101,7 +100,6 @@ export class DeliveryProcessor implements OnApplicationShutdown {
    * are given back due at once, for another worker; the sends on the wire go on to their outcome.
    */
   stop(): void {
-    this.stopped = true;
     this.sends.close();
   }
 
@@ -185,10 +183,6 @@ export class DeliveryProcessor implements OnApplicationShutdown {
    */
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
     const now = this.clock.now().getTime();
-    const { intervalMs, drainMs } = this.sends.pace(delivery.endpointId, this.options.webhooks.timeoutMs);
-    const dueAt = this.stopped
-      ? now
-      : this.deferrals.dueAt(delivery.endpointId, now, now + Math.max(drainMs, MIN_DEFERRAL_MS), intervalMs);
     return {
       delivery,
       attempted: false,
@@ -197,8 +191,14 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       responseBody: null,
       error: null,
       durationMs: null,
-      nextAttemptAt: new Date(dueAt),
+      nextAttemptAt: new Date(this.sends.closed ? now : this.dueAgainAt(delivery.endpointId, now)),
     };
+  }
+
+  /** After the endpoint's held sends have drained, and those given back before, at its pace. */
+  private dueAgainAt(endpointId: string, now: number): number {
+    const { intervalMs, drainMs } = this.sends.pace(endpointId, this.options.webhooks.timeoutMs);
+    return this.deferrals.dueAt(endpointId, now, now + Math.max(drainMs, MIN_DEFERRAL_MS), intervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {

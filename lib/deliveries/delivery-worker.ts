@@ -86,8 +86,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * that has just gone away leaves in limbo: close() would never return and its timers would keep
    * the process alive. So the worker is paused (no Redis needed), the deliveries still waiting for
    * a send slot are given back (due at once, for another worker), our batches are awaited with the
-   * sends on the wire, and the close is forced. A batch whose completion BullMQ could not write stays active in Redis, is
-   * stalled and runs again, finding nothing left to claim.
+   * sends on the wire, and the close is forced. A batch whose completion BullMQ could not write
+   * stays active in Redis, is stalled and runs again, finding nothing left to claim.
    */
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;

@@ -64,7 +64,7 @@ export class FairSendScheduler {
   private inFlight = 0;
   private seq = 0;
   private share: number;
-  private closed = false;
+  private isClosed = false;
   private readonly sweep: NodeJS.Timeout;
 
   /**
@@ -83,14 +83,19 @@ export class FairSendScheduler {
 
   /** Whether one more send to this endpoint may be held here. */
   admits(endpointId: string): boolean {
-    if (this.closed) return false;
+    if (this.isClosed) return false;
     const lane = this.lanes.get(endpointId);
     return lane === undefined || lane.queued < this.boundOf(lane);
   }
 
+  /** Whether it has been closed: it starts nothing more. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   /** Starts nothing more: every waiting send is given back, and any later one at once. */
   close(): void {
-    this.closed = true;
+    this.isClosed = true;
     clearInterval(this.sweep);
     for (const lane of this.lanes.values()) this.trim(lane);
   }
@@ -110,7 +115,7 @@ export class FairSendScheduler {
 
   /** Runs `task` in its endpoint's turn; a task that fails passes its failure on. */
   run<T>(endpointId: string, task: () => Promise<T>): Promise<SendTurn<T>> {
-    if (this.closed) return Promise.resolve({ ran: false });
+    if (this.isClosed) return Promise.resolve({ ran: false });
     const lane = this.laneOf(endpointId);
     return new Promise<SendTurn<T>>((resolve, reject) => {
       lane.waiting.push({ seq: this.seq++, task, resolve: resolve as Waiting['resolve'], reject });
@@ -255,7 +260,7 @@ export class FairSendScheduler {
 
   /** Gives back the newest waiting sends of an endpoint that holds more than it may. */
   private trim(lane: Lane): void {
-    const bound = this.closed ? 0 : this.boundOf(lane);
+    const bound = this.isClosed ? 0 : this.boundOf(lane);
     while (lane.waitingCount > 0 && lane.queued > bound) lane.waiting.pop()?.resolve({ ran: false });
     if (lane.waitingCount === 0) {
       lane.waiting = [];
