@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
-import { WebhookEndpointEntity } from '../lib/index.js';
+import { DeliveryEntity, WebhookEndpointEntity } from '../lib/index.js';
 import { generateId } from '../lib/identifiers/generate-id.js';
 import { generateWebhookSecret } from '../lib/signing/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { expectParameterInvalid } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { OpenReceivers } from './support/receiver.js';
+import { eventually, OpenReceivers, type Receiver } from './support/receiver.js';
 import {
   closedPort,
   ConnectionCounter,
@@ -104,6 +104,79 @@ describe('what a receiver gets (seed 5.2, 6.1; DECISIONS.md, Sending)', () => {
     expect(String(retry.headers['webhook-signature']).split(' ')).toHaveLength(1);
     const delivery = await deliveryOf(client, endpoint.id, event.id, finished);
     expect(delivery).toMatchObject({ status: 'succeeded', attempt: 2 });
+  });
+});
+
+describe('an endpoint changed while its delivery waits for a send slot (DECISIONS.md, Endpoints)', () => {
+  let host: TestHost;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    // One send slot: the second delivery of an endpoint waits, claimed, while the first is held.
+    host = await createTestHost({
+      module: { webhooks: { ...TEST_WEBHOOKS, concurrency: 1, timeoutMs: 8000, retryScheduleMs: [] } },
+    });
+    client = apiClient(host, await host.createKey('acct_waiting', 'test'));
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  /**
+   * Two events to a new endpoint whose receiver holds the first request until `release`; answers
+   * once the second delivery is claimed and waiting behind it.
+   */
+  async function secondWaiting(): Promise<{
+    receiver: Receiver;
+    endpoint: Awaited<ReturnType<typeof createEndpoint>>;
+    waiting: string;
+    release: () => void;
+  }> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const receiver = await receivers.start((_req, index, res) => {
+      if (index === 0) void held.then(() => res.writeHead(200).end());
+      else res.writeHead(200).end();
+    });
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(host, 'acct_waiting', 2);
+    const [first] = await receiver.waitFor(1);
+    const waiting = events.find((event) => event.id !== first.headers['webhook-id'])!.id;
+    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
+    await eventually(async () => (await deliveries.findOneBy({ eventId: waiting }))?.claimedAt);
+    return { receiver, endpoint, waiting, release };
+  }
+
+  /** Longer than a claim's read of its endpoint serves the deliveries that wait. */
+  const pastEndpointReadAge = (): Promise<void> => sleep(1200);
+
+  it('signs the waiting delivery with the secret rotated meanwhile, not the one it was claimed with', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const rotated = await client.post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`);
+    expect(rotated.status).toBe(200);
+    await pastEndpointReadAge();
+    release();
+
+    const [, second] = await receiver.waitFor(2);
+    expect(second.headers['webhook-id']).toBe(waiting);
+    expect(verifiesWith(second, rotated.body.secret as string)).toEqual({ standard: true, ours: true });
+    expect(verifiesWith(second, endpoint.secret)).toEqual({ standard: false, ours: false });
+  });
+
+  it('sends nothing more once the endpoint is disabled meanwhile: the waiting delivery fails unsent', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const disabled = await client.patch(`/v1/webhook_endpoints/${endpoint.id}`, { disabled: true });
+    expect(disabled.status).toBe(200);
+    await pastEndpointReadAge();
+    release();
+
+    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
+    // The worker lets go of it once its outcome is recorded.
+    await eventually(async () => (await deliveries.findOneBy({ eventId: waiting }))?.claimedAt === null);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
+    expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
-import { WebhookHttpClient } from '../http/index.js';
+import { WebhookHttpClient, type WebhookResponse } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { CLAIM_LEASE_MS, HELD_PER_SEND_SLOT, heldLimit } from './claim-lease.js';
@@ -8,8 +8,10 @@ import { ClaimRenewer } from './claim-renewer.js';
 import { DeferralPacer } from './deferral-pacer.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { FairSendScheduler } from './fair-send-scheduler.js';
-import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
+import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
+import type { DeliveryErrorCode } from './delivery.entity.js';
 import { DeliveryStore } from './delivery-store.js';
+import { EndpointRefresher } from './endpoint-refresher.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -21,6 +23,15 @@ const MIN_DEFERRAL_MS = 1000;
 const DEFERRAL_HORIZON_MS = 3_600_000;
 /** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
 const DRAIN_BUDGET_DEADLINES = 2;
+/**
+ * A delivery that waited longer than this for its send slot reads its endpoint again: a rotated
+ * secret, a new URL, a disable or a delete holds for every attempt starting later than this after it.
+ */
+const ENDPOINT_MAX_AGE_MS = 1000;
+
+/** Why nothing may be sent to an endpoint that is not enabled (or an event that is purged). */
+const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
+  endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
 
 /**
  * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
@@ -40,6 +51,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly recorder: OutcomeRecorder;
   private readonly userAgent: string;
   private readonly claims: ClaimRenewer;
+  private readonly endpoints: EndpointRefresher;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -66,6 +78,11 @@ export class DeliveryProcessor implements OnApplicationShutdown {
         ),
     );
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
+    this.endpoints = new EndpointRefresher(
+      (endpointIds) => this.store.targets(endpointIds),
+      ENDPOINT_MAX_AGE_MS,
+      () => this.clock.now().getTime(),
+    );
     this.claims = new ClaimRenewer(
       (held) => this.store.renew(held, new Date(this.clock.now().getTime() + CLAIM_LEASE_MS)),
       (error) =>
@@ -130,29 +147,13 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    const { target: endpoint, payload } = delivery;
-    if (!endpoint || payload === null || endpoint.status !== 'enabled') {
-      return {
-        delivery,
-        attempted: false,
-        status: 'failed',
-        responseStatus: null,
-        responseBody: null,
-        error: endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted',
-        durationMs: null,
-        nextAttemptAt: null,
-      };
-    }
+    const { target, payload } = delivery;
+    if (target?.status !== 'enabled' || payload === null) return this.unsent(delivery, whyUnsendable(target));
     if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
-    const turn = await this.sends.run(delivery.endpointId, () =>
-      this.http.send({
-        url: endpoint.url,
-        headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),
-        body: payload,
-      }),
-    );
+    const turn = await this.sends.run(delivery.endpointId, () => this.sendNow(delivery, payload));
     if (!turn.ran) return this.deferred(delivery);
     const response = turn.value;
+    if (typeof response === 'string') return this.unsent(delivery, response);
     const attemptsMade = delivery.attempt + 1;
     const retryAt =
       response.error === null
@@ -172,6 +173,34 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       error: response.error,
       durationMs: response.durationMs,
       nextAttemptAt: retryAt,
+    };
+  }
+
+  /** In the delivery's turn: sends it to its endpoint as it is now, unless it may no longer be sent. */
+  private async sendNow(
+    delivery: ClaimedDelivery,
+    payload: string,
+  ): Promise<WebhookResponse | DeliveryErrorCode> {
+    const endpoint = await this.endpoints.current(delivery);
+    if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);
+    return this.http.send({
+      url: endpoint.url,
+      headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),
+      body: payload,
+    });
+  }
+
+  /** A delivery that ends without an attempt: its endpoint is gone or disabled. */
+  private unsent(delivery: ClaimedDelivery, error: DeliveryErrorCode): DeliveryOutcome {
+    return {
+      delivery,
+      attempted: false,
+      status: 'failed',
+      responseStatus: null,
+      responseBody: null,
+      error,
+      durationMs: null,
+      nextAttemptAt: null,
     };
   }
 

@@ -5,12 +5,14 @@ import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.ent
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { queryPrepared } from '../database/prepared-statement.js';
 import { SqlDialect } from '../database/sql-dialect.js';
-import type { ClaimedDelivery, DeliveryOutcome } from './claimed-delivery.js';
+import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import { recordStatements } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
+/** Ids per look-up of endpoints, well under either database's limit of bind parameters. */
+const IDS_PER_LOOKUP = 500;
 
 /**
  * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids). Each id is looked up on its
@@ -99,6 +101,20 @@ export class DeliveryStore {
        WHERE d.id IN (${s.list(1, claimed.length)})`,
       claimed.map((row) => row.id),
     );
+  }
+
+  /** The endpoints as they are now, by id; a deleted one is missing. */
+  async targets(endpointIds: readonly string[]): Promise<Map<string, DeliveryTarget>> {
+    const targets = new Map<string, DeliveryTarget>();
+    for (let i = 0; i < endpointIds.length; i += IDS_PER_LOOKUP) {
+      const ids = endpointIds.slice(i, i + IDS_PER_LOOKUP);
+      const rows: (DeliveryTarget & { id: string })[] = await this.dataSource.query(
+        `SELECT id, url, secret, status FROM ${ENDPOINTS} WHERE id IN (${this.sql.list(1, ids.length)})`,
+        ids,
+      );
+      for (const { id, url, secret, status } of rows) targets.set(id, { url, secret, status });
+    }
+    return targets;
   }
 
   /**
