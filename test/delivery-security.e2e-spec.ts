@@ -12,6 +12,7 @@ import {
   ConnectionCounter,
   createEndpoint,
   deliveryOf,
+  type EndpointWithSecret,
   getDelivery,
   publishResults,
   TEST_WEBHOOKS,
@@ -122,13 +123,19 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     await host.close();
   });
 
+  /** The stamp of the claim on the delivery of this event, null once no worker holds it. */
+  async function claimOf(eventId: string): Promise<Date | null | undefined> {
+    const delivery = await host.app.get(DataSource).getRepository(DeliveryEntity).findOneBy({ eventId });
+    return delivery?.claimedAt;
+  }
+
   /**
    * Two events to a new endpoint whose receiver holds the first request until `release`; answers
    * once the second delivery is claimed and waiting behind it.
    */
   async function secondWaiting(): Promise<{
     receiver: Receiver;
-    endpoint: Awaited<ReturnType<typeof createEndpoint>>;
+    endpoint: EndpointWithSecret;
     waiting: string;
     release: () => void;
   }> {
@@ -142,8 +149,7 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     const events = await publishResults(host, 'acct_waiting', 2);
     const [first] = await receiver.waitFor(1);
     const waiting = events.find((event) => event.id !== first.headers['webhook-id'])!.id;
-    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
-    await eventually(async () => (await deliveries.findOneBy({ eventId: waiting }))?.claimedAt);
+    await eventually(async () => (await claimOf(waiting)) instanceof Date);
     return { receiver, endpoint, waiting, release };
   }
 
@@ -170,9 +176,8 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     await pastEndpointReadAge();
     release();
 
-    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
     // The worker lets go of it once its outcome is recorded.
-    await eventually(async () => (await deliveries.findOneBy({ eventId: waiting }))?.claimedAt === null);
+    await eventually(async () => (await claimOf(waiting)) === null);
     await sleep(300);
     expect(receiver.requests).toHaveLength(1);
     const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
