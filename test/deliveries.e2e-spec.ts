@@ -324,6 +324,29 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
       expect(await listAllDeliveries(client, endpoint.id)).toHaveLength(1);
     });
 
+    it('answers 409 conflict to replaying a delivery of a deleted endpoint, 404 to one it never had', async () => {
+      const { accountId, client } = await newAccount(host);
+      const receiver = await receivers.start();
+      const endpoint = await createEndpoint(client, receiver.url);
+      const [event] = await publishResults(host, accountId);
+      const delivery = await deliveryOf(client, endpoint.id, event.id, finished);
+      expect((await client.delete(`/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
+
+      const base = `/v1/webhook_endpoints/${endpoint.id}/deliveries`;
+      const replay = await client.post(`${base}/${delivery.id}/replay`);
+      expect({ status: replay.status, body: replay.body }).toEqual({
+        status: 409,
+        body: errorEnvelope('invalid_request_error', 'conflict'),
+      });
+      expect(replay.body.error.message).toContain('deleted');
+      expectResourceMissing(await client.post(`${base}/dlv_00000000000000000000000000/replay`));
+      // Another account names the same ids: nothing of theirs, so nothing to conflict with.
+      const stranger = (await newAccount(host)).client;
+      expectResourceMissing(await stranger.post(`${base}/${delivery.id}/replay`));
+      await sleep(300);
+      expect(receiver.requests).toHaveLength(1);
+    });
+
     it('answers 404 for an unknown delivery, another endpoint’s delivery, another account’s or mode’s endpoint', async () => {
       const { accountId, client } = await newAccount(host);
       const receiver = await receivers.start();

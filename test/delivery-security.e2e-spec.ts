@@ -123,10 +123,13 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     await host.close();
   });
 
-  /** The stamp of the claim on the delivery of this event, null once no worker holds it. */
-  async function claimOf(eventId: string): Promise<Date | null | undefined> {
-    const delivery = await host.app.get(DataSource).getRepository(DeliveryEntity).findOneBy({ eventId });
-    return delivery?.claimedAt;
+  /** The delivery of this event to this endpoint (earlier tests' endpoints get the event too). */
+  const deliveryTo = (endpoint: EndpointWithSecret, eventId: string): Promise<DeliveryEntity | null> =>
+    host.app.get(DataSource).getRepository(DeliveryEntity).findOneBy({ eventId, endpointId: endpoint.id });
+
+  /** The stamp of the claim on that delivery, null once no worker holds it. */
+  async function claimOf(endpoint: EndpointWithSecret, eventId: string): Promise<Date | null | undefined> {
+    return (await deliveryTo(endpoint, eventId))?.claimedAt;
   }
 
   /**
@@ -149,18 +152,15 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     const events = await publishResults(host, 'acct_waiting', 2);
     const [first] = await receiver.waitFor(1);
     const waiting = events.find((event) => event.id !== first.headers['webhook-id'])!.id;
-    await eventually(async () => (await claimOf(waiting)) instanceof Date);
+    await eventually(async () => (await claimOf(endpoint, waiting)) instanceof Date);
     return { receiver, endpoint, waiting, release };
   }
-
-  /** Longer than a claim's read of its endpoint serves the deliveries that wait. */
-  const pastEndpointReadAge = (): Promise<void> => sleep(1200);
 
   it('signs the waiting delivery with the secret rotated meanwhile, not the one it was claimed with', async () => {
     const { receiver, endpoint, waiting, release } = await secondWaiting();
     const rotated = await client.post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`);
     expect(rotated.status).toBe(200);
-    await pastEndpointReadAge();
+    // The slot frees the moment the rotation answers: the attempt starts after it.
     release();
 
     const [, second] = await receiver.waitFor(2);
@@ -173,15 +173,43 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     const { receiver, endpoint, waiting, release } = await secondWaiting();
     const disabled = await client.patch(`/v1/webhook_endpoints/${endpoint.id}`, { disabled: true });
     expect(disabled.status).toBe(200);
-    await pastEndpointReadAge();
     release();
 
     // The worker lets go of it once its outcome is recorded.
-    await eventually(async () => (await claimOf(waiting)) === null);
+    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
     await sleep(300);
     expect(receiver.requests).toHaveLength(1);
     const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
     expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+  });
+
+  it('sends nothing more once the endpoint is deleted meanwhile: the waiting delivery fails unsent', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const deleted = await client.delete(`/v1/webhook_endpoints/${endpoint.id}`);
+    expect(deleted.status).toBe(200);
+    release();
+
+    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    expect(await deliveryTo(endpoint, waiting)).toMatchObject({
+      status: 'failed',
+      error: 'endpoint_deleted',
+      attempt: 0,
+    });
+  });
+
+  it('sends the waiting delivery to the URL set meanwhile', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const moved = await receivers.start((_req, _index, res) => res.writeHead(200).end());
+    const updated = await client.patch(`/v1/webhook_endpoints/${endpoint.id}`, { url: moved.url });
+    expect(updated.status).toBe(200);
+    release();
+
+    const [request] = await moved.waitFor(1);
+    expect(request.headers['webhook-id']).toBe(waiting);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
   });
 });
 

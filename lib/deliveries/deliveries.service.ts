@@ -65,7 +65,7 @@ export class DeliveriesService {
 
   /** Seed 4.2 rule 4: a new delivery of the same event (same event id), sent at once. */
   async replay(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
-    const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
+    const endpoint = this.sendable(await this.replayTarget(key, endpointId, deliveryId));
     const original = await this.find(key, endpoint, deliveryId);
     await this.events.find(key, original.eventId);
     const now = this.clock.now();
@@ -101,7 +101,35 @@ export class DeliveriesService {
       },
       { endpointId: endpoint.id },
     );
+    // The endpoint was deleted between the look-up and the write: the event went nowhere.
+    if (deliveryIds.length === 0)
+      throw new ResourceMissingError(`No such webhook endpoint: ${endpointId}.`, 'id');
     return toDeliveryView(await this.find(key, endpoint, deliveryIds[0]));
+  }
+
+  /**
+   * The endpoint to replay a delivery on. A deleted endpoint's deliveries stay until their events
+   * expire, so replaying one of them is a conflict with the endpoint's state (DECISIONS.md, Errors),
+   * not a missing delivery.
+   */
+  private async replayTarget(
+    key: AuthenticatedApiKey,
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<WebhookEndpointEntity> {
+    try {
+      return await this.endpoints.find(key, endpointId);
+    } catch (error) {
+      if (!(error instanceof ResourceMissingError)) throw error;
+      const { accountId, livemode } = key;
+      const repository = this.dataSource.getRepository(DeliveryEntity);
+      if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode })) {
+        throw new ConflictError(
+          `Webhook endpoint ${endpointId} is deleted; its deliveries cannot be replayed.`,
+        );
+      }
+      throw error;
+    }
   }
 
   private sendable(endpoint: WebhookEndpointEntity): WebhookEndpointEntity {

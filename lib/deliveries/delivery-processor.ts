@@ -11,7 +11,7 @@ import { FairSendScheduler } from './fair-send-scheduler.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { DeliveryErrorCode } from './delivery.entity.js';
 import { DeliveryStore } from './delivery-store.js';
-import { EndpointRefresher } from './endpoint-refresher.js';
+import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher } from './endpoint-refresher.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -23,12 +23,6 @@ const MIN_DEFERRAL_MS = 1000;
 const DEFERRAL_HORIZON_MS = 3_600_000;
 /** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
 const DRAIN_BUDGET_DEADLINES = 2;
-/**
- * A delivery that waited longer than this for its send slot reads its endpoint again: a rotated
- * secret, a new URL, a disable or a delete holds for every attempt starting later than this after it.
- */
-const ENDPOINT_MAX_AGE_MS = 1000;
-
 /** Why nothing may be sent to an endpoint that is not enabled (or an event that is purged). */
 const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
   endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
@@ -80,7 +74,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
     this.endpoints = new EndpointRefresher(
       (endpointIds) => this.store.targets(endpointIds),
-      ENDPOINT_MAX_AGE_MS,
+      ENDPOINT_READ_MAX_AGE_MS,
       () => this.clock.now().getTime(),
     );
     this.claims = new ClaimRenewer(

@@ -89,4 +89,26 @@ describe('EndpointRefresher', () => {
     failing = false;
     expect(await refresher.current(claimedAt('whk_a', 0))).toEqual(NOW);
   });
+
+  it('reads again when a read arrives older than the max age, and gives up after a few', async () => {
+    const clock = { now: MAX_AGE_MS };
+    let slowReads = 1;
+    const reads: number[] = [];
+    const refresher = new EndpointRefresher(
+      async () => {
+        reads.push(clock.now);
+        // A read slower than the max age may predate a change that has since answered.
+        if (slowReads-- > 0) clock.now += MAX_AGE_MS;
+        return new Map([['whk_a', NOW]]);
+      },
+      MAX_AGE_MS,
+      () => clock.now,
+    );
+    expect(await refresher.current(claimedAt('whk_a', 0))).toEqual(NOW);
+    expect(reads).toEqual([MAX_AGE_MS, 2 * MAX_AGE_MS]);
+
+    slowReads = Infinity;
+    clock.now += MAX_AGE_MS;
+    await expect(refresher.current(claimedAt('whk_a', 0))).rejects.toThrow('took longer than');
+  });
 });

@@ -11,17 +11,27 @@ interface Read {
 /** The endpoints wanted in this tick, and their one read. */
 interface Batch {
   ids: Set<string>;
-  targets: Promise<Map<string, DeliveryTarget>>;
+  done: Promise<void>;
 }
+
+/**
+ * How long a read of an endpoint (a claim's, or a read again) may serve the deliveries sent to it.
+ * Whatever changes what a send uses (rotate_secret, a new URL, a disable, a delete) answers only
+ * this long after it commits, so every attempt that starts after that answer sees the change: any
+ * read taken before the commit has expired by then. Reads start their age when they are sent.
+ */
+export const ENDPOINT_READ_MAX_AGE_MS = 200;
+
+/** Reads in a row that arrive too old to serve: the database is too slow to tell what is current. */
+const MAX_STALE_READS = 3;
 
 /**
  * What a delivery is sent to when its turn comes. Its claim read the endpoint, but a delivery may
  * wait for a send slot for many seconds (its endpoint's fair share of them), and meanwhile the
- * secret may be rotated, the URL changed, or the endpoint disabled or deleted: each of those must
- * hold for every attempt that starts afterwards. So an endpoint read longer ago than `maxAgeMs` is
- * read again, for the ids wanted in the same tick in one query, and that read serves every
- * delivery of the endpoint for `maxAgeMs`. A delivery sent soon after its claim, as under an
- * ordinary load, costs nothing more.
+ * secret may be rotated, the URL changed, or the endpoint disabled or deleted. So an endpoint read
+ * longer ago than `maxAgeMs` is read again, for the ids wanted in the same tick in one query, and
+ * that read serves every delivery of the endpoint for `maxAgeMs`. A delivery sent soon after its
+ * claim, as under an ordinary load, costs nothing more.
  */
 export class EndpointRefresher {
   private readonly reads = new Map<string, Read>();
@@ -33,28 +43,37 @@ export class EndpointRefresher {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The delivery's endpoint as read at most `maxAgeMs` ago; null once deleted. */
+  /**
+   * The delivery's endpoint as read at most `maxAgeMs` ago; null once deleted. Rejects when the
+   * reads keep arriving older than that (an attempt must not start on what may be stale).
+   */
   async current(delivery: ClaimedDelivery): Promise<DeliveryTarget | null> {
-    const now = this.now();
-    if (now - delivery.claimedAt.getTime() < this.maxAgeMs) return delivery.target;
-    const read = this.reads.get(delivery.endpointId);
-    if (read !== undefined && now - read.readAt < this.maxAgeMs) return read.target;
-    if (this.next === null) {
-      const ids = new Set<string>();
-      const targets = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(ids));
-      this.next = { ids, targets };
+    if (this.now() - delivery.claimedAt.getTime() < this.maxAgeMs) return delivery.target;
+    for (let reads = 0; reads < MAX_STALE_READS; reads++) {
+      const read = this.reads.get(delivery.endpointId);
+      if (read !== undefined && this.now() - read.readAt < this.maxAgeMs) return read.target;
+      await this.readSoon(delivery.endpointId);
     }
-    this.next.ids.add(delivery.endpointId);
-    return (await this.next.targets).get(delivery.endpointId) ?? null;
+    throw new Error(`Reads of endpoint ${delivery.endpointId} took longer than ${this.maxAgeMs} ms`);
   }
 
-  private async read(ids: Set<string>): Promise<Map<string, DeliveryTarget>> {
+  /** Adds the endpoint to the read of this tick, and waits for that read. */
+  private async readSoon(endpointId: string): Promise<void> {
+    if (this.next === null) {
+      const ids = new Set<string>();
+      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.read(ids));
+      this.next = { ids, done };
+    }
+    this.next.ids.add(endpointId);
+    await this.next.done;
+  }
+
+  private async read(ids: Set<string>): Promise<void> {
     this.next = null;
     const readAt = this.now();
     this.forgetStale(readAt);
     const targets = await this.load([...ids]);
     for (const id of ids) this.reads.set(id, { target: targets.get(id) ?? null, readAt });
-    return targets;
   }
 
   /** Reads too old to serve anyone: an endpoint whose deliveries stopped waiting leaves no trace. */

@@ -271,14 +271,14 @@ describe('WebhookHttpClient guarding destinations', () => {
   });
 
   it.each([
-    ['an IPv4 literal', (port: number) => `http://127.0.0.1:${port}/hook`],
+    ['an IPv4 literal', (port: number) => `https://127.0.0.1:${port}/hook`],
     [
       'a name resolving to loopback (the connect-time lookup)',
-      (port: number) => `http://localhost:${port}/hook`,
+      (port: number) => `https://localhost:${port}/hook`,
     ],
-    ['an IPv6 literal', (port: number) => `http://[::1]:${port}/hook`],
-    ['an IPv4-mapped IPv6 literal', (port: number) => `http://[::ffff:127.0.0.1]:${port}/hook`],
-    ['a decimal spelling of 127.0.0.1', (port: number) => `http://2130706433:${port}/hook`],
+    ['an IPv6 literal', (port: number) => `https://[::1]:${port}/hook`],
+    ['an IPv4-mapped IPv6 literal', (port: number) => `https://[::ffff:127.0.0.1]:${port}/hook`],
+    ['a decimal spelling of 127.0.0.1', (port: number) => `https://2130706433:${port}/hook`],
   ])('blocks %s before any connection is made', async (_label, urlFor) => {
     const server = await startServer((_req, res) => res.end('reached'));
     const result = await client.send(delivery(urlFor(server.port)));
@@ -288,8 +288,16 @@ describe('WebhookHttpClient guarding destinations', () => {
     expect(server.connections()).toBe(0);
   });
 
+  it('sends nothing over plain http, even to a public address', async () => {
+    // Sent, it would end in a reply, a refused connection or a timeout: anything but this.
+    expect(await client.send(delivery('http://93.184.216.34/hook'))).toMatchObject({
+      status: null,
+      error: 'blocked_destination',
+    });
+  });
+
   it('still reports resolver failures through the guard as dns_error', async () => {
-    expect(await client.send(delivery('http://nonexistent.invalid/hook'))).toMatchObject({
+    expect(await client.send(delivery('https://nonexistent.invalid/hook'))).toMatchObject({
       status: null,
       error: 'dns_error',
     });

@@ -134,6 +134,9 @@ function parseTarget(raw: string, allowPrivateDestinations: boolean): Target | n
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  // Plain http is for development only, as at registration: an endpoint stored while it was
+  // allowed (or written by the host directly) never gets a signed body in clear text.
+  if (!allowPrivateDestinations && url.protocol !== 'https:') return null;
   if (!allowPrivateDestinations) {
     // Node connects to an IP literal without calling the guarded lookup, so check it here.
     const literal = ipLiteralOf(url.hostname);

@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
 import { dropPendingRetries } from '../deliveries/drop-pending-retries.js';
+import { ENDPOINT_READ_MAX_AGE_MS } from '../deliveries/endpoint-refresher.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventTypes } from '../events/event-types.js';
 import { checkWebhookUrl } from '../http/index.js';
@@ -17,6 +19,13 @@ import { generateWebhookSecret } from '../signing/index.js';
 import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
+
+/**
+ * A change to what a send uses (secret, URL, disabled, deleted) answers once no worker can still
+ * start an attempt on a read of the endpoint taken before it: from the answer on, it holds for
+ * every attempt, retries of older deliveries and deliveries already claimed included.
+ */
+const untilSendsSeeTheChange = (): Promise<void> => sleep(ENDPOINT_READ_MAX_AGE_MS);
 
 @Injectable()
 export class WebhookEndpointsService {
@@ -96,6 +105,7 @@ export class WebhookEndpointsService {
       await manager.getRepository(WebhookEndpointEntity).update({ id: endpoint.id }, changes);
       if (disabling) await dropPendingRetries(manager, endpoint.id, 'endpoint_disabled', now);
     });
+    if (disabling || changes.url !== undefined) await untilSendsSeeTheChange();
     return toWebhookEndpointView(Object.assign(endpoint, changes));
   }
 
@@ -108,6 +118,7 @@ export class WebhookEndpointsService {
       await dropPendingRetries(manager, endpoint.id, 'endpoint_deleted', this.clock.now());
       await manager.getRepository(WebhookEndpointEntity).delete({ id: endpoint.id });
     });
+    await untilSendsSeeTheChange();
     return { id: endpoint.id, object: 'webhook_endpoint', deleted: true };
   }
 
@@ -119,6 +130,7 @@ export class WebhookEndpointsService {
     await this.dataSource
       .getRepository(WebhookEndpointEntity)
       .update({ id: endpoint.id }, { secret: endpoint.secret, updatedAt: endpoint.updatedAt });
+    await untilSendsSeeTheChange();
     return toWebhookEndpointView(endpoint, { withSecret: true });
   }
 
