@@ -67,7 +67,10 @@ describe('claim renewal', () => {
     // Unrenewed, the claim would have expired: another worker could have taken it.
     expect(await claim(CLAIM_LEASE_MS + SECOND)).toEqual([]);
 
-    await store.record([outcome(held, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), 60_000);
+    await store.record([outcome(held, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), {
+      disableAfterMs: 60_000,
+      pauseMs: 60_000,
+    });
     expect(await row()).toMatchObject({
       status: 'succeeded',
       attempt: 1,
@@ -83,13 +86,16 @@ describe('claim renewal', () => {
 
     await store.renew([lapsed], at(10 * CLAIM_LEASE_MS));
     expect((await row()).lockedUntil?.getTime()).toBe(at(2 * CLAIM_LEASE_MS + SECOND).getTime());
-    await store.record([outcome(lapsed, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), 60_000);
+    await store.record([outcome(lapsed, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), {
+      disableAfterMs: 60_000,
+      pauseMs: 60_000,
+    });
     expect(await row()).toMatchObject({ status: 'pending', attempt: 0 });
   });
 
   it('leaves a delivery recorded for a retry free to be claimed: a late renewal does not hold it', async () => {
     const [held] = await claim(0);
-    await store.record([outcome(held, 'pending')], at(SECOND), 60_000);
+    await store.record([outcome(held, 'pending')], at(SECOND), { disableAfterMs: 60_000, pauseMs: 60_000 });
     await store.renew([held], at(10 * CLAIM_LEASE_MS));
     expect(await row()).toMatchObject({ status: 'pending', attempt: 1, lockedUntil: null, claimedAt: null });
     expect(await claim(10 * SECOND)).toHaveLength(1);

@@ -15,6 +15,7 @@ import {
   countQueueKeys,
   createEndpoint,
   deleteQueueKeys,
+  deliveryOf,
   getDelivery,
   listAllDeliveries,
   publishResults,
@@ -577,6 +578,31 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
     expect(res.body.status).toBe('enabled');
     expect(res.body.disabled_reason).toBeUndefined();
     expect(countByWebhookId(receiver.requests).get(bad.id)).toBe(5);
+  });
+});
+
+describe('auto-disable after a pause in the failures', () => {
+  // Failures further apart than the pause (2.4 × 300 ms + the 2 s deadline ≈ 2.7 s) start afresh.
+  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 2000, retryScheduleMs: [300, 300] };
+
+  it('does not disable at one failure an endpoint whose earlier failures stopped long ago', async () => {
+    const host = await boot({ module: { webhooks } });
+    // The first event fails all three attempts; the next one fails once, then is accepted.
+    const receiver = await receivers.start((_req, index, res) => res.writeHead(index < 4 ? 500 : 200).end());
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [first] = await publishResults(host, ACCOUNT);
+    await deliveryOf(client, endpoint.id, first.id, (d) => d.status === 'failed');
+    expect((await client.get(`/v1/webhook_endpoints/${endpoint.id}`)).body.status).toBe('enabled');
+
+    // Quiet for longer than the pause, and than disableAfterMs since the first failure.
+    await sleep(3500);
+    const [second] = await publishResults(host, ACCOUNT);
+    const delivery = await deliveryOf(client, endpoint.id, second.id, (d) => d.status !== 'pending');
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt: 2 });
+    const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+    expect(res.body.status).toBe('enabled');
+    expect(receiver.requests).toHaveLength(5);
   });
 });
 

@@ -8,6 +8,7 @@ import { ClaimRenewer } from './claim-renewer.js';
 import { DeferralPacer } from './deferral-pacer.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { FairSendScheduler } from './fair-send-scheduler.js';
+import { type FailingStreakRule, failingStreakRule } from './failing-streak.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { DeliveryErrorCode } from './delivery.entity.js';
 import { DeliveryStore } from './delivery-store.js';
@@ -46,6 +47,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly userAgent: string;
   private readonly claims: ClaimRenewer;
   private readonly endpoints: EndpointRefresher;
+  private readonly streak: FailingStreakRule;
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -72,6 +74,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
         ),
     );
     this.userAgent = `${options.serviceName}-Webhooks/1.0`;
+    this.streak = failingStreakRule(options.webhooks);
     this.endpoints = new EndpointRefresher(
       (endpointIds) => this.store.targets(endpointIds),
       ENDPOINT_READ_MAX_AGE_MS,
@@ -132,7 +135,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   private async record(outcomes: DeliveryOutcome[]): Promise<void> {
-    await this.store.record(outcomes, this.clock.now(), this.options.webhooks.disableAfterMs);
+    await this.store.record(outcomes, this.clock.now(), this.streak);
     this.dispatcher.dispatch(
       outcomes
         .filter((outcome) => outcome.status === 'pending')

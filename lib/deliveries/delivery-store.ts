@@ -6,6 +6,7 @@ import { dropPendingRetries } from './drop-pending-retries.js';
 import { queryPrepared } from '../database/prepared-statement.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
+import type { FailingStreakRule } from './failing-streak.js';
 import { recordStatements } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
 
@@ -121,7 +122,7 @@ export class DeliveryStore {
    * Writes a batch of outcomes: the attempts made, the deliveries' new state and the endpoints'
    * failing streaks; on PostgreSQL in one statement while nothing fails.
    */
-  async record(outcomes: readonly DeliveryOutcome[], now: Date, disableAfterMs: number): Promise<void> {
+  async record(outcomes: readonly DeliveryOutcome[], now: Date, streak: FailingStreakRule): Promise<void> {
     if (outcomes.length === 0) return;
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
     const statements = recordStatements(this.sql, outcomes, now);
@@ -131,7 +132,7 @@ export class DeliveryStore {
     }
     await this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.params);
-      await this.trackFailingStreaks(manager, outcomes, now, disableAfterMs);
+      await this.trackFailingStreaks(manager, outcomes, now, streak);
     });
   }
 
@@ -156,14 +157,15 @@ export class DeliveryStore {
   }
 
   /**
-   * An endpoint's failing streak starts at its first failed attempt (and ends with any success);
-   * one that has failed everything for `disableAfterMs` is disabled and its retries dropped.
+   * An endpoint's failing streak starts at its first failed attempt, or at the first after a pause
+   * longer than the rule's, and ends with any success; one that has failed everything for the
+   * rule's period is disabled and its retries dropped.
    */
   private async trackFailingStreaks(
     manager: EntityManager,
     outcomes: readonly DeliveryOutcome[],
     now: Date,
-    disableAfterMs: number,
+    streak: FailingStreakRule,
   ): Promise<void> {
     const attempted = outcomes.filter((outcome) => outcome.attempted);
     const failed = new Set(
@@ -173,13 +175,18 @@ export class DeliveryStore {
     if (failed.size === 0) return;
     const s = this.sql;
     const ids = [...failed];
+    const pausedBefore = s.time(new Date(now.getTime() - streak.pauseMs));
     await manager.query(
-      `UPDATE ${ENDPOINTS} SET failing_since = ${s.param(1)} WHERE failing_since IS NULL AND id IN (${s.list(2, ids.length)})`,
-      [s.time(now), ...ids],
+      `UPDATE ${ENDPOINTS} SET
+         failing_since = CASE WHEN failing_since IS NULL OR last_failed_at IS NULL OR last_failed_at < ${s.param(1)}
+                         THEN ${s.param(2)} ELSE failing_since END,
+         last_failed_at = ${s.param(3)}
+       WHERE id IN (${s.list(4, ids.length)})`,
+      [pausedBefore, s.time(now), s.time(now), ...ids],
     );
     const expired: { id: string }[] = await manager.query(
       `SELECT id FROM ${ENDPOINTS} WHERE status = 'enabled' AND failing_since <= ${s.param(1)} AND id IN (${s.list(2, ids.length)})`,
-      [s.time(new Date(now.getTime() - disableAfterMs)), ...ids],
+      [s.time(new Date(now.getTime() - streak.disableAfterMs)), ...ids],
     );
     for (const { id } of expired) {
       await manager.update(

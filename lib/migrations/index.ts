@@ -5,6 +5,8 @@ import { InterviewApiDeliveryHotPathPostgres1763900000000 } from './postgres/176
 import { InterviewApiDeliveryHotPathSqlite1763900000000 } from './sqlite/1763900000000-InterviewApiDeliveryHotPath.js';
 import { InterviewApiClaimRenewalPostgres1764000000000 } from './postgres/1764000000000-InterviewApiClaimRenewal.js';
 import { InterviewApiClaimRenewalSqlite1764000000000 } from './sqlite/1764000000000-InterviewApiClaimRenewal.js';
+import { InterviewApiFailingStreakPausePostgres1764100000000 } from './postgres/1764100000000-InterviewApiFailingStreakPause.js';
+import { InterviewApiFailingStreakPauseSqlite1764100000000 } from './sqlite/1764100000000-InterviewApiFailingStreakPause.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -14,6 +16,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiInitialPostgres1763800000000,
   InterviewApiDeliveryHotPathPostgres1763900000000,
   InterviewApiClaimRenewalPostgres1764000000000,
+  InterviewApiFailingStreakPausePostgres1764100000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -21,6 +24,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiInitialSqlite1763800000000,
   InterviewApiDeliveryHotPathSqlite1763900000000,
   InterviewApiClaimRenewalSqlite1764000000000,
+  InterviewApiFailingStreakPauseSqlite1764100000000,
 ]);
 
 /** The database types the module ships migrations for. */

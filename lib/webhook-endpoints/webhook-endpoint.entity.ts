@@ -39,6 +39,10 @@ export class WebhookEndpointEntity {
   @Column({ name: 'failing_since', type: Date, nullable: true })
   failingSince!: Date | null;
 
+  /** The latest failed attempt: a failure long after it starts a new streak (see FailingStreakRule). */
+  @Column({ name: 'last_failed_at', type: Date, nullable: true })
+  lastFailedAt!: Date | null;
+
   @Column({ name: 'created_at' })
   createdAt!: Date;
 

@@ -50,6 +50,7 @@ export class WebhookEndpointsService {
       disabledReason: null,
       secret: generateWebhookSecret(),
       failingSince: null,
+      lastFailedAt: null,
       createdAt: now,
       updatedAt: now,
     });

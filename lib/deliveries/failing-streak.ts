@@ -1,0 +1,27 @@
+/**
+ * When an endpoint's failed attempts add up to a streak that disables it: every attempt failed for
+ * `disableAfterMs`, with no pause between two failures longer than `pauseMs`. A longer pause starts
+ * the streak afresh, so an endpoint that failed once and then had no traffic for days is not
+ * disabled by its next single failure.
+ */
+export interface FailingStreakRule {
+  disableAfterMs: number;
+  pauseMs: number;
+}
+
+/**
+ * The longest a failing delivery can wait between two attempts (its longest retry delay with the
+ * most jitter, doubled by a Retry-After) plus one attempt's deadline: failures further apart than
+ * that are not one delivery retrying, nor steady traffic failing.
+ */
+export function failingStreakRule(webhooks: {
+  disableAfterMs: number;
+  retryScheduleMs: readonly number[];
+  timeoutMs: number;
+}): FailingStreakRule {
+  const longestDelayMs = Math.max(0, ...webhooks.retryScheduleMs);
+  return {
+    disableAfterMs: webhooks.disableAfterMs,
+    pauseMs: Math.ceil(2 * 1.2 * longestDelayMs) + webhooks.timeoutMs,
+  };
+}
