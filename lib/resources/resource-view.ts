@@ -18,8 +18,10 @@ export function toResourceView(definition: ResourceDefinition, row: object): Rec
           .filter(([key]) => key !== idProperty)
           .map(([key, value]) => [snakeCase(key), toJsonValue(value)]),
       );
-  const id = (row as Record<string, unknown>)[idProperty];
-  return { id, object: definition.object, ...base };
+  // The public id and object always win: a row's own `id` (a numeric key beside a renamed public
+  // id, say) or `object` field would otherwise list an id that retrieve does not know.
+  const { id: _ownId, object: _ownObject, ...fields } = base;
+  return { id: (row as Record<string, unknown>)[idProperty], object: definition.object, ...fields };
 }
 
 export function filterQueryName(property: string): string {
