@@ -1,10 +1,19 @@
-import { applyDecorators, Controller, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
+import { UnknownParametersInterceptor } from '../errors/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 /**
- * A controller under /v1 with the module's bearer guard, validation and error envelope, and
+ * A controller under /v1 with the module's bearer guard, validation (unknown parameters refused
+ * on every route) and error envelope, and
  * nothing global: `@ApiV1Controller('invitations')` is all a host controller needs.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
@@ -12,6 +21,7 @@ export function ApiV1Controller(path: string): ClassDecorator {
     Controller(path ? `v1/${path}` : 'v1'),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
+    UseInterceptors(UnknownParametersInterceptor),
     UsePipes(createValidationPipe()),
   );
 }
