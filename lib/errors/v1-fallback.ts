@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { ApplicationConfig } from '@nestjs/core/application-config.js';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { type ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
 
@@ -28,13 +29,20 @@ const BODY_ERRORS: Readonly<Record<string, string>> = {
 export class V1Fallback implements OnModuleInit {
   private readonly logger = new Logger('InterviewApi');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly config: ApplicationConfig,
+  ) {}
 
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter || adapter.getType() !== 'express') return;
     const app = adapter.getInstance<Application>();
-    app.use('/v1', (req: Request, res: Response) => {
+    // The module's routes move under the host's global prefix (app.setGlobalPrefix('api')), set
+    // before init: so does their fallback.
+    const prefix = this.config.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
+    const v1 = prefix ? `/${prefix}/v1` : '/v1';
+    app.use(v1, (req: Request, res: Response) => {
       res
         .status(404)
         .json(
@@ -43,7 +51,7 @@ export class V1Fallback implements OnModuleInit {
           ).toEnvelope(),
         );
     });
-    app.use('/v1', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    app.use(v1, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
       if (res.headersSent) return next(err);
       const error = this.toApiError(err);

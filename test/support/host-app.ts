@@ -63,6 +63,8 @@ export interface TestHostOptions {
   controllers?: Type<unknown>[];
   /** The module's time, for a host that should see the future (a claim lease as expired, say). */
   clock?: Clock;
+  /** The host's `app.setGlobalPrefix`, set before init as a host sets it. */
+  globalPrefix?: string;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -109,6 +111,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   if (options.clock) testingModule.overrideProvider(Clock).useValue(options.clock);
   const moduleRef = await testingModule.compile();
   const app = moduleRef.createNestApplication({ logger: false });
+  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   await app.init();
   const keys = app.get(ApiKeysService);
   return {
