@@ -121,6 +121,8 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'toJSON',
 ]);
 const MIN_CURSOR_SECRET_LENGTH = 32;
+/** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
+const MAX_EVENT_TYPE_LENGTH = 128;
 
 function rejectUnknown(value: object, known: ReadonlySet<string>, path: string): void {
   for (const key of Object.keys(value)) {
@@ -240,11 +242,14 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
   const hostTypes = options.eventTypes ?? [];
   if (
     !Array.isArray(hostTypes) ||
-    hostTypes.some((t) => typeof t !== 'string' || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(t))
+    hostTypes.some(
+      (t) =>
+        typeof t !== 'string' || t.length > MAX_EVENT_TYPE_LENGTH || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(t),
+    )
   ) {
     throw new InvalidModuleOptionsError(
       'eventTypes',
-      'must be dotted lowercase names such as "session.completed".',
+      `must be dotted lowercase names such as "session.completed", of at most ${MAX_EVENT_TYPE_LENGTH} characters.`,
     );
   }
   if (options.worker !== undefined && typeof options.worker !== 'boolean') {

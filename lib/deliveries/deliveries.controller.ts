@@ -3,10 +3,14 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
+import { IdParamPipe } from '../errors/id-param.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { DeliveriesService } from './deliveries.service.js';
 import type { DeliveryView } from './delivery.view.js';
+
+const endpointIdParam = new IdParamPipe('webhook endpoint');
+const deliveryIdParam = new IdParamPipe('webhook delivery');
 
 @ApiV1Controller('webhook_endpoints/:id')
 @RequireScopes('developers:manage')
@@ -16,7 +20,7 @@ export class DeliveriesController {
   @Get('deliveries')
   list(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
+    @Param('id', endpointIdParam) id: string,
     @Query() query: Record<string, unknown>,
   ): Promise<ListEnvelope<DeliveryView>> {
     return this.deliveries.list(key, id, parseListParams(query, ['status', 'event_id']));
@@ -25,8 +29,8 @@ export class DeliveriesController {
   @Get('deliveries/:delivery_id')
   retrieve(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
-    @Param('delivery_id') deliveryId: string,
+    @Param('id', endpointIdParam) id: string,
+    @Param('delivery_id', deliveryIdParam) deliveryId: string,
   ): Promise<DeliveryView> {
     return this.deliveries.retrieve(key, id, deliveryId);
   }
@@ -34,14 +38,17 @@ export class DeliveriesController {
   @Post('deliveries/:delivery_id/replay')
   replay(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
-    @Param('delivery_id') deliveryId: string,
+    @Param('id', endpointIdParam) id: string,
+    @Param('delivery_id', deliveryIdParam) deliveryId: string,
   ): Promise<DeliveryView> {
     return this.deliveries.replay(key, id, deliveryId);
   }
 
   @Post('test')
-  test(@CurrentApiKey() key: AuthenticatedApiKey, @Param('id') id: string): Promise<DeliveryView> {
+  test(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id', endpointIdParam) id: string,
+  ): Promise<DeliveryView> {
     return this.deliveries.test(key, id);
   }
 }

@@ -1,4 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { type ApiError, ParameterInvalidError, ParameterMissingError } from './api-error.js';
 
 function firstLeaf(error: ValidationError, path: string): { param: string; error: ValidationError } {
@@ -9,21 +10,75 @@ function firstLeaf(error: ValidationError, path: string): { param: string; error
   return { param, error };
 }
 
+function unknownParameter(param: string): ParameterInvalidError {
+  return new ParameterInvalidError(param, `Received unknown parameter: ${param}.`);
+}
+
 /** class-validator failures become one typed error naming the first offending parameter. */
 export function toParameterError(errors: ValidationError[]): ApiError {
   const { param, error } = firstLeaf(errors[0], '');
   const constraints = error.constraints ?? {};
-  if (constraints.whitelistValidation) {
-    return new ParameterInvalidError(param, `Received unknown parameter: ${param}.`);
-  }
+  if (constraints.whitelistValidation) return unknownParameter(param);
   if (constraints.isDefined) return new ParameterMissingError(param);
   const message = Object.values(constraints)[0] ?? `Invalid value for ${param}.`;
   return new ParameterInvalidError(param, message.endsWith('.') ? message : `${message}.`);
 }
 
-/** The module's body validation: unknown fields are refused, not ignored. */
+/**
+ * Names Nest and class-transformer delete from a body before the whitelist sees it (they would
+ * reach a prototype): unrefused, they would be the only unknown fields silently ignored.
+ */
+const SILENTLY_DROPPED = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * What the whitelist cannot catch in a body as sent: a silently dropped name, or a string (a value
+ * or a name, at any depth, so every DTO is covered) holding a NUL character, which PostgreSQL
+ * cannot store. Array entries are named by their array, as class-validator names them.
+ */
+function rawBodyProblem(body: unknown, root: string | undefined): ParameterInvalidError | null {
+  // A stack, not recursion: a deeply nested body must not overflow the call stack.
+  const pending: { value: unknown; param: string | undefined }[] = [{ value: body, param: root }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, param } = next;
+    if (typeof value === 'string') {
+      if (containsNul(value)) return new ParameterInvalidError(param ?? 'body', nulRefusal(param ?? 'body'));
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push({ value: item, param });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [name, item] of Object.entries(value)) {
+        const path = param === undefined ? name : `${param}.${name}`;
+        if (SILENTLY_DROPPED.has(name)) return unknownParameter(path);
+        if (containsNul(name)) return new ParameterInvalidError(path, nulRefusal(path));
+        pending.push({ value: item, param: path });
+      }
+    }
+  }
+  return null;
+}
+
+/** The module's validation: unknown fields are refused, not ignored, and bodies are checked as sent. */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      // A DTO describes an object. Given an array, class-validator answers "unknown parameter: 0",
+      // or, for [], sees an object without fields: a missing url, or a PATCH that changes nothing.
+      const wholeBodyForDto = metadata.data === undefined && this.toValidate(metadata);
+      if (
+        wholeBodyForDto &&
+        value !== undefined &&
+        (typeof value !== 'object' || value === null || Array.isArray(value))
+      ) {
+        throw new ParameterInvalidError('body', 'The request body must be a JSON object.');
+      }
+      const problem = rawBodyProblem(value, metadata.data);
+      if (problem) throw problem;
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { DeliveryDispatcher, type DueDelivery } from '../deliveries/delivery-dispatcher.js';
+import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { generateId } from '../identifiers/generate-id.js';
@@ -14,6 +15,23 @@ import { type OutboxEvent, writeToOutboxAtomically } from './event-outbox.js';
 import { PublishBatcher } from './publish-batcher.js';
 import { EventTypes } from './event-types.js';
 import type { PublishEventInput, PublishOptions } from './publish-event.input.js';
+
+/** account_id is varchar(255). */
+const MAX_ACCOUNT_ID_LENGTH = 255;
+
+/**
+ * The event's bytes. JSON.stringify throws a TypeError only for a value JSON cannot hold (a BigInt,
+ * a circular reference), and only the host's data can hold one.
+ */
+function serialise(event: ApiEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const reason = error.message.split('\n')[0];
+    throw new ParameterInvalidError('data', `data must be serialisable as JSON: ${reason}.`);
+  }
+}
 
 /**
  * The host's way in: stores an event and one pending delivery per matching endpoint in one
@@ -50,7 +68,7 @@ export class EventPublisher {
     manager?: EntityManager,
   ): Promise<{ event: ApiEvent; deliveryIds: string[] }> {
     const now = this.clock.now();
-    const payload = JSON.stringify({
+    const payload = serialise({
       id: generateId('evt', now),
       object: 'event',
       type: input.type,
@@ -63,6 +81,9 @@ export class EventPublisher {
     // the host's Dates become ISO strings, undefined fields go, and later changes to the host's
     // object change nothing.
     const event = JSON.parse(payload) as ApiEvent;
+    // Checked as stored rather than as given: a toJSON, a Date or an undefined field changes what
+    // the event carries, and an event without its resource's id and object must not be sent.
+    this.validateData(event.data.object);
     const row: OutboxEvent = {
       id: event.id,
       accountId: input.accountId,
@@ -100,6 +121,17 @@ export class EventPublisher {
     if (typeof input.accountId !== 'string' || input.accountId.length === 0) {
       throw new ParameterInvalidError('accountId', 'accountId must be a non-empty string.');
     }
+    // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
+    if (
+      input.accountId.length > MAX_ACCOUNT_ID_LENGTH &&
+      [...input.accountId].length > MAX_ACCOUNT_ID_LENGTH
+    ) {
+      throw new ParameterInvalidError(
+        'accountId',
+        `accountId must be at most ${MAX_ACCOUNT_ID_LENGTH} characters.`,
+      );
+    }
+    if (containsNul(input.accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
     if (typeof input.livemode !== 'boolean')
       throw new ParameterInvalidError('livemode', 'livemode must be a boolean.');
     if (
@@ -112,7 +144,10 @@ export class EventPublisher {
         `Unknown event type: ${String(input.type)}. Register host types with the eventTypes option.`,
       );
     }
-    const data: unknown = input.data;
+  }
+
+  /** The event's resource as serialised: refused before anything is written. */
+  private validateData(data: unknown): void {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
       throw new ParameterInvalidError('data', 'data must be the resource object.');
     }

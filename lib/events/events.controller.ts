@@ -3,10 +3,13 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
+import { IdParamPipe } from '../errors/id-param.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import type { ApiEvent } from './api-event.js';
 import { EventsService } from './events.service.js';
+
+const eventIdParam = new IdParamPipe('event');
 
 /** Seed 4.3: the events routes need developers:manage. */
 @ApiV1Controller('events')
@@ -23,7 +26,10 @@ export class EventsController {
   }
 
   @Get(':id')
-  retrieve(@CurrentApiKey() key: AuthenticatedApiKey, @Param('id') id: string): Promise<ApiEvent> {
+  retrieve(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id', eventIdParam) id: string,
+  ): Promise<ApiEvent> {
     return this.events.retrieve(key, id);
   }
 }

@@ -57,6 +57,34 @@ describe('checkWebhookUrl', () => {
     },
   );
 
+  // WHATWG URL would strip these and parse a URL other than the one stored and shown.
+  it.each([
+    ['  https://example.com/a  ', 'surrounding spaces'],
+    [' https://example.com/a', 'a leading space'],
+    ['https://example.com/a\n', 'a trailing line break'],
+    ['\thttps://example.com/a', 'a leading tab'],
+    ['https://example.com/a\u00a0', 'a trailing no-break space'],
+  ])('refuses %j (%s), in either mode', (url) => {
+    for (const allowInsecure of [false, true]) {
+      expect(checkWebhookUrl(url, allowInsecure)).toBe('url must not begin or end with whitespace');
+    }
+  });
+
+  it.each([
+    ['https://exa\nmple.com/', 'a line break in the host'],
+    ['https://example.com/a\tb', 'a tab in the path'],
+    ['https://example.com/a\rb', 'a carriage return'],
+    ['https://example.com/\u0000', 'NUL'],
+    ['https://example.com/\u001f', 'unit separator'],
+    ['https://example.com/\u007f', 'DEL'],
+  ])('refuses %j (%s), in either mode', (url) => {
+    for (const allowInsecure of [false, true]) {
+      expect(checkWebhookUrl(url, allowInsecure)).toBe(
+        'url must not contain control characters such as tabs or line breaks',
+      );
+    }
+  });
+
   it('allows http and local receivers only when insecure URLs are allowed', () => {
     expect(checkWebhookUrl('http://127.0.0.1:3000/x', true)).toBeNull();
     expect(checkWebhookUrl('http://localhost:3000/x', true)).toBeNull();

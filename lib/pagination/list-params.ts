@@ -1,3 +1,4 @@
+import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 
 /** The shared list parameters of seed section 4.4, validated. */
@@ -26,6 +27,7 @@ function single(query: Record<string, unknown>, name: string): string | undefine
   if (value === undefined) return undefined;
   if (typeof value !== 'string')
     throw new ParameterInvalidError(name, `${name} must be given once, as a string.`);
+  if (containsNul(value)) throw new ParameterInvalidError(name, nulRefusal(name));
   return value;
 }
 

@@ -6,6 +6,7 @@ import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
 import { ResourceMissingError } from '../errors/api-error.js';
+import { IdParamPipe } from '../errors/id-param.pipe.js';
 import type { ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
@@ -26,6 +27,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     property,
     name: filterQueryName(property),
   }));
+  const resourceIdParam = new IdParamPipe(definition.object);
 
   @ApiV1Controller(definition.path)
   @RequireScopes(definition.scope)
@@ -62,7 +64,10 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     }
 
     @Get(':id')
-    async retrieve(@CurrentApiKey() key: AuthenticatedApiKey, @Param('id') id: string): Promise<View> {
+    async retrieve(
+      @CurrentApiKey() key: AuthenticatedApiKey,
+      @Param('id', resourceIdParam) id: string,
+    ): Promise<View> {
       const row = await this.dataSource
         .getRepository<ObjectLiteral>(definition.entity)
         .createQueryBuilder('resource')

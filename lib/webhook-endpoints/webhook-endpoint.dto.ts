@@ -10,22 +10,28 @@ import {
   ValidateIf,
 } from 'class-validator';
 
+// Decorators apply from the property outwards, and with stopAtFirstError only the first failing
+// rule answers: the type check sits nearest the property so that a value of the wrong type is told
+// so (`url: 5` is "url must be a string", not a length), and the limits come after it.
+
+const NO_EVENT_TYPES = 'enabled_events must list at least one event type, or be ["*"]';
+
 export class CreateWebhookEndpointDto {
   @IsDefined()
-  @IsString()
   @MaxLength(2048)
+  @IsString()
   url!: string;
 
   @IsDefined()
-  @IsArray()
-  @ArrayNotEmpty({ message: 'enabled_events must list at least one event type, or be ["*"]' })
   @ArrayMaxSize(100)
+  @ArrayNotEmpty({ message: NO_EVENT_TYPES })
   @IsString({ each: true })
+  @IsArray()
   enabled_events!: string[];
 
   @IsOptional()
-  @IsString()
   @MaxLength(1024)
+  @IsString()
   description?: string | null;
 }
 
@@ -39,21 +45,21 @@ function IfSent(): PropertyDecorator {
 
 export class UpdateWebhookEndpointDto {
   @IfSent()
-  @IsString()
   @MaxLength(2048)
+  @IsString()
   url?: string;
 
   @IfSent()
-  @IsArray()
-  @ArrayNotEmpty({ message: 'enabled_events must list at least one event type, or be ["*"]' })
   @ArrayMaxSize(100)
+  @ArrayNotEmpty({ message: NO_EVENT_TYPES })
   @IsString({ each: true })
+  @IsArray()
   enabled_events?: string[];
 
   /** null clears the description. */
   @ValidateIf((_dto: UpdateWebhookEndpointDto, value: unknown) => value !== null && value !== undefined)
-  @IsString()
   @MaxLength(1024)
+  @IsString()
   description?: string | null;
 
   @IfSent()

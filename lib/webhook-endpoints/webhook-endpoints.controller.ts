@@ -3,11 +3,14 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
+import { IdParamPipe } from '../errors/id-param.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import type { WebhookEndpointView } from './webhook-endpoint.view.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+
+const endpointIdParam = new IdParamPipe('webhook endpoint');
 
 @ApiV1Controller('webhook_endpoints')
 @RequireScopes('developers:manage')
@@ -31,14 +34,17 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
-  retrieve(@CurrentApiKey() key: AuthenticatedApiKey, @Param('id') id: string): Promise<WebhookEndpointView> {
+  retrieve(
+    @CurrentApiKey() key: AuthenticatedApiKey,
+    @Param('id', endpointIdParam) id: string,
+  ): Promise<WebhookEndpointView> {
     return this.endpoints.retrieve(key, id);
   }
 
   @Patch(':id')
   update(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
+    @Param('id', endpointIdParam) id: string,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.update(key, id, body);
@@ -47,7 +53,7 @@ export class WebhookEndpointsController {
   @Delete(':id')
   remove(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
+    @Param('id', endpointIdParam) id: string,
   ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
     return this.endpoints.remove(key, id);
   }
@@ -56,7 +62,7 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   rotateSecret(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Param('id') id: string,
+    @Param('id', endpointIdParam) id: string,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.rotateSecret(key, id);
   }
