@@ -210,6 +210,9 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       ['created_lt', '2026-01-05T25:00:00Z'],
       ['created_lt', '2026-01-05 09:00:00'],
       ['created_lt', 'NaN'],
+      // Instants in year 10000 and year -1 (SQLite would compare them as text, wrongly).
+      ['created_lt', '9999-12-31T23:59:59-14:00'],
+      ['created_gte', '0000-01-01T00:00:00+14:00'],
     ])('refuses %s=%j with 400 naming it', async (param, value) => {
       expectParameterInvalid(await list(keyA, [[param, value]]), param);
     });

@@ -42,7 +42,11 @@ function timestamp(query: Record<string, unknown>, name: string): Date | undefin
   if (
     match === null ||
     Number.isNaN(date.getTime()) ||
-    !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))
+    !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ||
+    // An offset can carry the instant out of years 0–9999 (9999-12-31T23:59:59-14:00): SQLite
+    // compares timestamps as text, where year 10000 sorts before 2026.
+    date.getUTCFullYear() < 0 ||
+    date.getUTCFullYear() > 9999
   ) {
     throw new ParameterInvalidError(
       name,
