@@ -1,6 +1,7 @@
 import { type Type } from '@nestjs/common';
 import type { RedisOptions, Redis } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
+import { isCalendarDay } from './pagination/list-params.js';
 
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
 export interface ResourceDefinition<T = object> {
@@ -124,6 +125,11 @@ const MIN_CURSOR_SECRET_LENGTH = 32;
 /** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
 const MAX_EVENT_TYPE_LENGTH = 128;
 
+/** The properties a resource's `columns` may rename. */
+const RESOURCE_COLUMNS: ReadonlySet<string> = new Set(['id', 'accountId', 'livemode', 'createdAt']);
+/** Paths under /v1 the module serves itself: a resource there would never be reached. */
+const MODULE_PATHS: readonly string[] = ['events', 'webhook_endpoints', 'ping', 'me'];
+
 function rejectUnknown(value: object, known: ReadonlySet<string>, path: string): void {
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw new InvalidModuleOptionsError(`${path}${key}`, 'is not a known option.');
@@ -189,6 +195,9 @@ export function resolveResources(resources: ResourceDefinition[] | undefined): R
       throw new InvalidModuleOptionsError(`${at}path`, 'must be a lowercase URL segment such as "sessions".');
     }
     if (paths.has(resource.path)) throw new InvalidModuleOptionsError(`${at}path`, 'is declared twice.');
+    if (MODULE_PATHS.includes(resource.path)) {
+      throw new InvalidModuleOptionsError(`${at}path`, `is a route of the module (/v1/${resource.path}).`);
+    }
     paths.add(resource.path);
     if (typeof resource.entity !== 'function') {
       throw new InvalidModuleOptionsError(`${at}entity`, 'must be an entity class.');
@@ -197,6 +206,25 @@ export function resolveResources(resources: ResourceDefinition[] | undefined): R
       throw new InvalidModuleOptionsError(`${at}object`, 'must be a non-empty string.');
     }
     if (!isScope(resource.scope)) throw new InvalidModuleOptionsError(`${at}scope`, 'must be one of SCOPES.');
+    const { filters, columns, toJSON } = resource as unknown as Partial<Record<string, unknown>>;
+    if (filters !== undefined && !(Array.isArray(filters) && filters.every((f) => typeof f === 'string'))) {
+      throw new InvalidModuleOptionsError(`${at}filters`, 'must be a list of entity property names.');
+    }
+    if (
+      columns !== undefined &&
+      (columns === null ||
+        typeof columns !== 'object' ||
+        Object.values(columns).some((c) => typeof c !== 'string'))
+    ) {
+      throw new InvalidModuleOptionsError(
+        `${at}columns`,
+        'must map id, accountId, livemode or createdAt to property names.',
+      );
+    }
+    if (columns) rejectUnknown(columns as object, RESOURCE_COLUMNS, `${at}columns.`);
+    if (toJSON !== undefined && typeof toJSON !== 'function') {
+      throw new InvalidModuleOptionsError(`${at}toJSON`, 'must be a function.');
+    }
   });
   return resources;
 }
@@ -229,7 +257,11 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     throw new InvalidModuleOptionsError('redis', 'must be ioredis options or an ioredis instance.');
   }
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(apiVersion) || Number.isNaN(Date.parse(apiVersion))) {
+  const versionDay = /^(\d{4})-(\d{2})-(\d{2})$/.exec(apiVersion);
+  if (
+    versionDay === null ||
+    !isCalendarDay(Number(versionDay[1]), Number(versionDay[2]), Number(versionDay[3]))
+  ) {
     throw new InvalidModuleOptionsError('apiVersion', 'must be a date in the form YYYY-MM-DD.');
   }
   const serviceName = options.serviceName ?? 'Interview';

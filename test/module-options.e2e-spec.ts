@@ -117,6 +117,7 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['an unknown webhooks option', 'webhooks.timeout', { webhooks: { timeout: 5_000 } }],
       ['a bad webhooks.timeoutMs', 'webhooks.timeoutMs', { webhooks: { timeoutMs: -1 } }],
       ['a bad apiVersion', 'apiVersion', { apiVersion: 'latest' }],
+      ['an apiVersion that is no calendar day', 'apiVersion', { apiVersion: '2026-02-30' }],
       ['a bad eventTypes entry', 'eventTypes', { eventTypes: ['Session Completed'] }],
       ['missing redis options', 'redis', { redis: undefined }],
       ['a rateLimit that is not an object', 'rateLimit', { rateLimit: 100 }],
@@ -138,6 +139,25 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
           }),
         ),
       ).rejects.toEqual(failsNaming('resources[0].scope'));
+    });
+
+    it.each<[string, string, Record<string, unknown>]>([
+      ['a path the module serves', 'resources[0].path', { path: 'events' }],
+      ['filters that are not a list of names', 'resources[0].filters', { filters: 'status' }],
+      ['an unknown column to rename', 'resources[0].columns.publicId', { columns: { publicId: 'id' } }],
+      ['a toJSON that is not a function', 'resources[0].toJSON', { toJSON: 'json' }],
+      ['a filter naming no entity property', 'resources (path "sessions")', { filters: ['nope'] }],
+      [
+        'a column naming no entity property',
+        'resources (path "sessions")',
+        { columns: { createdAt: 'madeAt' } },
+      ],
+    ])('with a resource with %s, naming it', async (_name, option, change) => {
+      await expect(
+        boot(() =>
+          InterviewApiModule.forRoot({ ...VALID, resources: [loose({ ...SESSIONS, ...change })] as never }),
+        ),
+      ).rejects.toEqual(failsNaming(option));
     });
 
     it('accepts the shortest allowed cursorSecret and keyPrefix', async () => {

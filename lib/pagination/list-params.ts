@@ -16,7 +16,7 @@ const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Date parsing rolls 2026-02-30 over into March; a day that does not exist is a client mistake. */
-function isCalendarDay(year: number, month: number, day: number): boolean {
+export function isCalendarDay(year: number, month: number, day: number): boolean {
   const probe = new Date(0);
   probe.setUTCFullYear(year, month - 1, day);
   return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;

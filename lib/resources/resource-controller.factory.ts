@@ -1,4 +1,4 @@
-import { Get, Param, Query, type Type } from '@nestjs/common';
+import { Get, type OnModuleInit, Param, Query, type Type } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
@@ -7,7 +7,7 @@ import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
 import { ResourceMissingError } from '../errors/api-error.js';
 import { IdParamPipe } from '../errors/id-param.pipe.js';
-import type { ResourceDefinition } from '../interview-api.options.js';
+import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
@@ -31,11 +31,24 @@ export function createResourceController(definition: ResourceDefinition): Type<u
 
   @ApiV1Controller(definition.path)
   @RequireScopes(definition.scope)
-  class ResourceController {
+  class ResourceController implements OnModuleInit {
     constructor(
       @InjectDataSource() private readonly dataSource: DataSource,
       private readonly paginator: Paginator,
     ) {}
+
+    /** A filter or column naming no column of the entity fails the boot, not every request. */
+    onModuleInit(): void {
+      const metadata = this.dataSource.getMetadata(definition.entity);
+      const named = [...Object.values(columns), ...filters.map((filter) => filter.property)];
+      const unknown = named.find((property) => !metadata.findColumnWithPropertyName(property));
+      if (unknown !== undefined) {
+        throw new InvalidModuleOptionsError(
+          `resources (path "${definition.path}")`,
+          `names "${unknown}", which is no column property of ${metadata.name}.`,
+        );
+      }
+    }
 
     @Get()
     list(
