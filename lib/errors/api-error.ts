@@ -42,6 +42,13 @@ export class ParameterInvalidError extends ApiError {
   }
 }
 
+/** A parameter the route does not take: refused, never ignored (DECISIONS.md, Errors). */
+export class UnknownParameterError extends ParameterInvalidError {
+  constructor(param: string) {
+    super(param, `Received unknown parameter: ${param}.`);
+  }
+}
+
 export class ParameterMissingError extends ApiError {
   constructor(param: string, message = `Missing required parameter: ${param}.`) {
     super(400, 'invalid_request_error', 'parameter_missing', message, param);

@@ -3,16 +3,27 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
-import { ParameterInvalidError } from './api-error.js';
+import { UnknownParameterError } from './api-error.js';
 
 /** Handlers declaring one of these read the request themselves: whatever it carries may be theirs. */
 const READS_THE_REQUEST = [RouteParamtypes.REQUEST, RouteParamtypes.RESPONSE, RouteParamtypes.RAW_BODY];
 
+/** The kinds of argument each handler declares, read once: a handler's declaration never changes. */
+const declarations = new WeakMap<object, ReadonlySet<number>>();
+
 /** The kinds of argument a handler declares (`@Body()`, `@Query()`...), from Nest's route metadata. */
-function declaredArguments(context: ExecutionContext): Set<number> {
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ??
-    {}) as Record<string, unknown>;
-  return new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
+function declaredArguments(context: ExecutionContext): ReadonlySet<number> {
+  const handler = context.getHandler();
+  let declared = declarations.get(handler);
+  if (declared === undefined) {
+    const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as Record<
+      string,
+      unknown
+    >;
+    declared = new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
+    declarations.set(handler, declared);
+  }
+  return declared;
 }
 
 /** The first name in a body that has any, or null for an absent or empty one. */
@@ -37,11 +48,11 @@ export class UnknownParametersInterceptor implements NestInterceptor {
       const request = context.switchToHttp().getRequest<Request>();
       const query = Object.keys(request.query ?? {})[0];
       if (!declared.has(RouteParamtypes.QUERY) && query !== undefined) {
-        throw new ParameterInvalidError(query, `Received unknown parameter: ${query}.`);
+        throw new UnknownParameterError(query);
       }
       const body = firstBodyName(request.body);
       if (!declared.has(RouteParamtypes.BODY) && body !== null) {
-        throw new ParameterInvalidError(body, `Received unknown parameter: ${body}.`);
+        throw new UnknownParameterError(body);
       }
     }
     return next.handle();

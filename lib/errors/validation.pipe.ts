@@ -1,6 +1,11 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { containsNul, nulRefusal } from '../database/nul-character.js';
-import { type ApiError, ParameterInvalidError, ParameterMissingError } from './api-error.js';
+import {
+  type ApiError,
+  ParameterInvalidError,
+  ParameterMissingError,
+  UnknownParameterError,
+} from './api-error.js';
 
 function firstLeaf(error: ValidationError, path: string): { param: string; error: ValidationError } {
   const param = path ? `${path}.${error.property}` : error.property;
@@ -10,15 +15,11 @@ function firstLeaf(error: ValidationError, path: string): { param: string; error
   return { param, error };
 }
 
-function unknownParameter(param: string): ParameterInvalidError {
-  return new ParameterInvalidError(param, `Received unknown parameter: ${param}.`);
-}
-
 /** class-validator failures become one typed error naming the first offending parameter. */
 export function toParameterError(errors: ValidationError[]): ApiError {
   const { param, error } = firstLeaf(errors[0], '');
   const constraints = error.constraints ?? {};
-  if (constraints.whitelistValidation) return unknownParameter(param);
+  if (constraints.whitelistValidation) return new UnknownParameterError(param);
   if (constraints.isDefined) return new ParameterMissingError(param);
   const message = Object.values(constraints)[0] ?? `Invalid value for ${param}.`;
   return new ParameterInvalidError(param, message.endsWith('.') ? message : `${message}.`);
@@ -47,7 +48,7 @@ function rawBodyProblem(body: unknown, root: string | undefined): ParameterInval
     } else if (value !== null && typeof value === 'object') {
       for (const [name, item] of Object.entries(value)) {
         const path = param === undefined ? name : `${param}.${name}`;
-        if (SILENTLY_DROPPED.has(name)) return unknownParameter(path);
+        if (SILENTLY_DROPPED.has(name)) return new UnknownParameterError(path);
         if (containsNul(name)) return new ParameterInvalidError(path, nulRefusal(path));
         pending.push({ value: item, param: path });
       }

@@ -1,5 +1,5 @@
 import { containsNul, nulRefusal } from '../database/nul-character.js';
-import { ParameterInvalidError } from '../errors/api-error.js';
+import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
 
 /** The shared list parameters of seed section 4.4, validated. */
 export interface ListParams {
@@ -66,7 +66,7 @@ export function parseListParams(
 ): ListParams {
   for (const name of Object.keys(query)) {
     if (!SHARED.includes(name) && !filterNames.includes(name)) {
-      throw new ParameterInvalidError(name, `Received unknown parameter: ${name}.`);
+      throw new UnknownParameterError(name);
     }
   }
   const rawLimit = single(query, 'limit');
