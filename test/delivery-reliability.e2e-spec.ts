@@ -583,7 +583,9 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
 
 describe('auto-disable after a pause in the failures', () => {
   // Failures further apart than the pause (2.4 × 300 ms + the 2 s deadline ≈ 2.7 s) start afresh.
-  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 2000, retryScheduleMs: [300, 300] };
+  // Retries are queued in whole seconds, so the first event's three attempts take up to 2.7 s too:
+  // under disableAfterMs.
+  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 4000, retryScheduleMs: [300, 300] };
 
   it('does not disable at one failure an endpoint whose earlier failures stopped long ago', async () => {
     const host = await boot({ module: { webhooks } });
@@ -596,7 +598,7 @@ describe('auto-disable after a pause in the failures', () => {
     expect((await client.get(`/v1/webhook_endpoints/${endpoint.id}`)).body.status).toBe('enabled');
 
     // Quiet for longer than the pause, and than disableAfterMs since the first failure.
-    await sleep(3500);
+    await sleep(4500);
     const [second] = await publishResults(host, ACCOUNT);
     const delivery = await deliveryOf(client, endpoint.id, second.id, (d) => d.status !== 'pending');
     expect(delivery).toMatchObject({ status: 'succeeded', attempt: 2 });
