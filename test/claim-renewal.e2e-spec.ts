@@ -54,6 +54,7 @@ describe('claim renewal', () => {
       error: status === 'succeeded' ? null : 'http_error',
       durationMs: 5,
       nextAttemptAt: status === 'succeeded' ? null : at(10 * SECOND),
+      goneUrl: null,
     };
   }
 

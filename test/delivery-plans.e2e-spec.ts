@@ -104,6 +104,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
       error: null,
       durationMs: 3,
       nextAttemptAt: null,
+      goneUrl: null,
     }));
     const [statement] = recordStatements(sql, outcomes, now);
     const scans = await scansOfDeliveries(statement.sql, statement.params);

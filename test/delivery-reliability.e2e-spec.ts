@@ -581,6 +581,67 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
   });
 });
 
+describe('a receiver that answers 410 Gone (Standard Webhooks: disable the endpoint)', () => {
+  // The first failure's retry is due 1.5 s later: still pending when the 410 arrives.
+  const webhooks = { ...TEST_WEBHOOKS, retryScheduleMs: [1500, 1500] };
+
+  it('disables its endpoint at once, without retrying, and drops its pending retries', async () => {
+    const host = await boot({ module: { webhooks } });
+    const receiver = await receivers.start((_req, index, res) =>
+      res.writeHead(index === 0 ? 500 : 410).end(),
+    );
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [retried] = await publishResults(host, ACCOUNT);
+    await deliveryOf(client, endpoint.id, retried.id, (d) => d.attempt === 1);
+    const [gone] = await publishResults(host, ACCOUNT);
+
+    const refused = await deliveryOf(client, endpoint.id, gone.id, (d) => d.status !== 'pending');
+    expect(refused).toMatchObject({
+      status: 'failed',
+      attempt: 1,
+      response_status: 410,
+      error: 'http_error',
+    });
+    expect(refused.next_attempt_at).toBeNull();
+    const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+    expect(res.body).toMatchObject({ status: 'disabled', disabled_reason: 'endpoint_gone' });
+    const dropped = await deliveryOf(client, endpoint.id, retried.id, (d) => d.status !== 'pending');
+    expect(dropped).toMatchObject({ status: 'failed', attempt: 1, error: 'endpoint_disabled' });
+    expect(dropped.next_attempt_at).toBeNull();
+
+    // Past the dropped retry's time, nothing more is sent, and new events do not fan out to it.
+    await publishResults(host, ACCOUNT);
+    await sleep(2000);
+    expect(receiver.requests).toHaveLength(2);
+    expect(await listAllDeliveries(client, endpoint.id)).toHaveLength(2);
+  });
+
+  it('keeps the endpoint enabled when its URL changed while the 410 was on its way', async () => {
+    const host = await boot({ module: { webhooks } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const old = await receivers.start((_req, _i, res) => void held.then(() => res.writeHead(410).end()));
+    const current = await receivers.start();
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, old.url);
+    const [event] = await publishResults(host, ACCOUNT);
+    await old.waitFor(1);
+    expect((await client.patch(`/v1/webhook_endpoints/${endpoint.id}`, { url: current.url })).status).toBe(
+      200,
+    );
+    release();
+
+    const refused = await deliveryOf(client, endpoint.id, event.id, (d) => d.status !== 'pending');
+    expect(refused).toMatchObject({ status: 'failed', response_status: 410 });
+    const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+    expect(res.body).toMatchObject({ status: 'enabled', url: current.url });
+    const [next] = await publishResults(host, ACCOUNT);
+    await current.waitFor(1);
+    expect(current.requests[0].headers['webhook-id']).toBe(next.id);
+  });
+});
+
 describe('auto-disable after a pause in the failures', () => {
   // Failures further apart than the pause (2.4 × 300 ms + the 2 s deadline ≈ 2.7 s) start afresh.
   // Retries are queued in whole seconds, so the first event's three attempts take up to 2.7 s too:

@@ -32,4 +32,9 @@ export interface DeliveryOutcome {
   error: DeliveryErrorCode | null;
   durationMs: number | null;
   nextAttemptAt: Date | null;
+  /**
+   * The URL that answered 410 Gone, the receiver's word that it wants no more webhooks: its
+   * endpoint is disabled, unless its URL has changed since the attempt began.
+   */
+  goneUrl: string | null;
 }

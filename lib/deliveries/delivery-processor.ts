@@ -24,6 +24,13 @@ const MIN_DEFERRAL_MS = 1000;
 const DEFERRAL_HORIZON_MS = 3_600_000;
 /** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
 const DRAIN_BUDGET_DEADLINES = 2;
+/** What an attempt sent to, and the reply. */
+interface SentAttempt {
+  response: WebhookResponse;
+  url: string;
+}
+/** A receiver that answers 410 Gone is not retried and its endpoint is disabled (Standard Webhooks). */
+const GONE = 410;
 /** Why nothing may be sent to an endpoint that is not enabled (or an event that is purged). */
 const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
   endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
@@ -149,11 +156,12 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
     const turn = await this.sends.run(delivery.endpointId, () => this.sendNow(delivery, payload));
     if (!turn.ran) return this.deferred(delivery);
-    const response = turn.value;
-    if (typeof response === 'string') return this.unsent(delivery, response);
+    if (typeof turn.value === 'string') return this.unsent(delivery, turn.value);
+    const { response, url } = turn.value;
+    const gone = response.status === GONE;
     const attemptsMade = delivery.attempt + 1;
     const retryAt =
-      response.error === null
+      response.error === null || gone
         ? null
         : nextAttemptAt(
             this.options.webhooks.retryScheduleMs,
@@ -170,6 +178,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       error: response.error,
       durationMs: response.durationMs,
       nextAttemptAt: retryAt,
+      goneUrl: gone ? url : null,
     };
   }
 
@@ -177,14 +186,15 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private async sendNow(
     delivery: ClaimedDelivery,
     payload: string,
-  ): Promise<WebhookResponse | DeliveryErrorCode> {
+  ): Promise<SentAttempt | DeliveryErrorCode> {
     const endpoint = await this.endpoints.current(delivery);
     if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);
-    return this.http.send({
+    const response = await this.http.send({
       url: endpoint.url,
       headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),
       body: payload,
     });
+    return { response, url: endpoint.url };
   }
 
   /** A delivery that ends without an attempt: its endpoint is gone or disabled. */
@@ -198,6 +208,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       error,
       durationMs: null,
       nextAttemptAt: null,
+      goneUrl: null,
     };
   }
 
@@ -218,6 +229,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       error: null,
       durationMs: null,
       nextAttemptAt: new Date(this.sends.closed ? now : this.dueAgainAt(delivery.endpointId, now)),
+      goneUrl: null,
     };
   }
 

@@ -132,6 +132,7 @@ export class DeliveryStore {
     }
     await this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.params);
+      await this.disableGoneEndpoints(manager, outcomes, now);
       await this.trackFailingStreaks(manager, outcomes, now, streak);
     });
   }
@@ -154,6 +155,29 @@ export class DeliveryStore {
       `SELECT id FROM ${DELIVERIES} WHERE status = 'pending' AND next_attempt_at <= ${s.param(1)} AND (locked_until IS NULL OR locked_until < ${s.param(2)}) ORDER BY next_attempt_at LIMIT ${Number(limit)}`,
       [s.time(before), s.time(now)],
     );
+  }
+
+  /**
+   * An endpoint whose receiver answered 410 Gone is disabled and its retries dropped, unless it
+   * was disabled meanwhile or its URL changed since (the new URL has not said it is gone).
+   */
+  private async disableGoneEndpoints(
+    manager: EntityManager,
+    outcomes: readonly DeliveryOutcome[],
+    now: Date,
+  ): Promise<void> {
+    const gone = new Map<string, string>();
+    for (const { delivery, goneUrl } of outcomes)
+      if (goneUrl !== null) gone.set(delivery.endpointId, goneUrl);
+    for (const [id, url] of gone) {
+      const { affected } = await manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set({ status: 'disabled', disabledReason: 'endpoint_gone', updatedAt: now })
+        .where({ id, url, status: 'enabled' })
+        .execute();
+      if (affected) await dropPendingRetries(manager, id, 'endpoint_disabled', now);
+    }
   }
 
   /**

@@ -19,6 +19,7 @@ function outcome(id: string): DeliveryOutcome {
     error: null,
     durationMs: 1,
     nextAttemptAt: null,
+    goneUrl: null,
   };
 }
 

@@ -27,7 +27,7 @@ export class WebhookEndpointEntity {
   @Column({ type: 'varchar', length: 16 })
   status!: WebhookEndpointStatus;
 
-  /** Why a disabled endpoint is disabled: `disabled_by_request` or `failing_for_too_long`. */
+  /** Why a disabled endpoint is disabled: `disabled_by_request`, `failing_for_too_long` or `endpoint_gone`. */
   @Column({ name: 'disabled_reason', type: 'varchar', length: 64, nullable: true })
   disabledReason!: string | null;
 
