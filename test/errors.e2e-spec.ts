@@ -88,18 +88,23 @@ describe('the error envelope (seed section 7)', () => {
       ['POST', '/v1/sessions'],
       ['DELETE', '/v1/ping'],
       ['PUT', '/v1/me'],
-    ])('answers %s %s with 404 resource_missing, with and without a key', async (method, path) => {
-      for (const given of [undefined, key]) {
-        const req = request(server())[method.toLowerCase() as 'get' | 'post' | 'delete' | 'put'](path);
-        const res = await withKey(req, given);
-        expectResourceMissing(res);
-        expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expectNoInternals(res.body);
+    ])('answers %s %s with 404 resource_missing to a valid key, 401 to none', async (method, path) => {
+      const send = () => request(server())[method.toLowerCase() as 'get' | 'post' | 'delete' | 'put'](path);
+      const found = await withKey(send(), key);
+      expectResourceMissing(found);
+      expect(found.headers['content-type']).toMatch(/^application\/json/);
+      expectNoInternals(found.body);
+      // Every /v1 request carries a key (specification 4): one without a valid key learns nothing of
+      // the routes.
+      for (const given of [undefined, 'iv_test_nope']) {
+        const refused = await withKey(send(), given);
+        expect(refused.status).toBe(401);
+        expect(refused.body).toEqual(errorEnvelope('authentication_error', 'invalid_api_key'));
       }
     });
 
     it('names neither the framework nor the route table', async () => {
-      const res = await request(server()).get('/v1/nope').expect(404);
+      const res = await withKey(request(server()).get('/v1/nope'), key).expect(404);
       expect(res.body).toEqual(errorEnvelope('invalid_request_error', 'resource_missing'));
       expect(JSON.stringify(res.body)).not.toMatch(/Cannot GET|statusCode|Not Found/);
     });

@@ -69,6 +69,13 @@ describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () 
     expect(await burst(key, 5)).toEqual([200, 200, 200, 200, 200]);
   });
 
+  it('meters requests to unknown /v1 routes too: probing for routes costs the key its rate', async () => {
+    const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
+    const { responses, statuses, elapsedMs } = await timedBurst(12, () => client.get('/v1/nope'));
+    expectMetered(statuses, 5, elapsedMs, 404);
+    expect(responses.find((res) => res.status === 429)?.headers['retry-after']).toBe('1');
+  });
+
   it('gives a live key the live limit, and refuses only what exceeds it', async () => {
     const key = await host.createKey(ACCOUNT, 'live');
     const client = apiClient(host, key);

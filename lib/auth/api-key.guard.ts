@@ -1,13 +1,12 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InsufficientScopeError, InvalidApiKeyError } from '../errors/api-error.js';
+import { InsufficientScopeError } from '../errors/api-error.js';
 import { REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { authenticateRequest } from './authenticate-request.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { Scope } from './scopes.js';
-
-const BEARER = /^Bearer ([^\s]+)$/;
 
 /**
  * `Authorization: Bearer <key>` on every /v1 route, then the key's request rate, then the route's
@@ -23,20 +22,14 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ApiKeyRequest>();
-    const header = request.headers.authorization;
-    const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-    if (!token)
-      throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
-    const key = await this.keys.authenticate(token);
-    if (!key) throw new InvalidApiKeyError();
-    await this.rateLimiter.admit(key);
+    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter);
     const required =
       this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
         context.getHandler(),
         context.getClass(),
       ]) ?? [];
     if (!required.every((scope) => key.scopes.includes(scope))) throw new InsufficientScopeError(required);
-    request.apiKey = { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
+    request.apiKey = key;
     return true;
   }
 }

@@ -5,9 +5,9 @@ import {
   ConflictError,
   InternalApiError,
   InvalidApiKeyError,
-  RateLimitedError,
   ResourceMissingError,
 } from './api-error.js';
+import { sendApiError } from './send-api-error.js';
 
 /**
  * The client-facing message of a Nest HttpException: Nest's own convention is that a 4xx message
@@ -62,8 +62,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = this.toApiError(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
-    if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-    response.status(error.status).json(error.toEnvelope());
+    sendApiError(response, error);
   }
 
   private toApiError(exception: unknown): ApiError {

@@ -2,7 +2,11 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApplicationConfig } from '@nestjs/core/application-config.js';
 import type { Application, NextFunction, Request, Response } from 'express';
-import { type ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
+import { ApiKeysService } from '../auth/api-keys.service.js';
+import { authenticateRequest } from '../auth/authenticate-request.js';
+import { RateLimiter } from '../auth/rate-limiter.js';
+import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
+import { sendApiError } from './send-api-error.js';
 
 /** What body-parser (http-errors) and the router put on the errors they raise. */
 interface MiddlewareError {
@@ -21,7 +25,8 @@ const BODY_ERRORS: Readonly<Record<string, string>> = {
 
 /**
  * Answers in the module's envelope for /v1 requests that never reach a controller: an unknown
- * route (404 resource_missing) and a request the body parser or the router refused (400
+ * route (404 resource_missing, once the key is checked as on every /v1 route: 401 without a valid
+ * one, 429 over its rate) and a request the body parser or the router refused (400
  * parameter_invalid). Registered on init, after every controller route (the host's /v1 routes
  * included) and before Nest's own not-found handler, so it only sees what nobody else handles.
  */
@@ -32,6 +37,8 @@ export class V1Fallback implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: ApplicationConfig,
+    private readonly keys: ApiKeysService,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   onModuleInit(): void {
@@ -42,20 +49,20 @@ export class V1Fallback implements OnModuleInit {
     // before init: so does their fallback.
     const prefix = this.config.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
     const v1 = prefix ? `/${prefix}/v1` : '/v1';
-    app.use(v1, (req: Request, res: Response) => {
-      res
-        .status(404)
-        .json(
-          new ResourceMissingError(
-            `Unrecognized request URL (${req.method} ${req.originalUrl}).`,
-          ).toEnvelope(),
-        );
+    app.use(v1, (req: Request, res: Response, next: NextFunction) => {
+      authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter).then(
+        () =>
+          sendApiError(
+            res,
+            new ResourceMissingError(`Unrecognized request URL (${req.method} ${req.originalUrl}).`),
+          ),
+        (error: unknown) => (error instanceof ApiError ? sendApiError(res, error) : next(error)),
+      );
     });
     app.use(v1, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
       if (res.headersSent) return next(err);
-      const error = this.toApiError(err);
-      res.status(error.status).json(error.toEnvelope());
+      sendApiError(res, this.toApiError(err));
     });
   }
 
