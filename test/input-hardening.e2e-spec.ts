@@ -1,7 +1,11 @@
+import { Get, Param, Query } from '@nestjs/common';
+import { IsOptional, IsString } from 'class-validator';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import {
+  ApiV1Controller,
   DeliveryEntity,
+  IdParamPipe,
   EventEntity,
   EventPublisher,
   InvalidModuleOptionsError,
@@ -23,6 +27,26 @@ const LONGEST_TYPE = `session.${'x'.repeat(120)}`;
 /** Never sent to: the endpoints below take only this type, and nothing publishes it. */
 const QUIET_TYPE = 'result.updated';
 
+class HostSearchQuery {
+  @IsOptional()
+  @IsString()
+  q?: string;
+}
+
+/** A host's own routes in the module's style: a query DTO, and a path id with the module's pipe. */
+@ApiV1Controller('host_candidates')
+class HostCandidatesController {
+  @Get()
+  search(@Query() query: HostSearchQuery): { q: string | null } {
+    return { q: query.q ?? null };
+  }
+
+  @Get(':id')
+  retrieve(@Param('id', new IdParamPipe('candidate')) id: string): { id: string } {
+    return { id };
+  }
+}
+
 /**
  * Bad input gets a clear error in the envelope and changes nothing (DECISIONS.md, Errors), on
  * PostgreSQL too, which refuses NUL in text: run with DB=postgres as well.
@@ -35,7 +59,10 @@ describe('input hardening', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    host = await createTestHost({ module: { eventTypes: ['session.completed', LONGEST_TYPE] } });
+    host = await createTestHost({
+      module: { eventTypes: ['session.completed', LONGEST_TYPE] },
+      controllers: [HostCandidatesController],
+    });
     dataSource = host.app.get(DataSource);
     key = await host.createKey('acct_hardening', 'test');
     client = apiClient(host, key);
@@ -167,6 +194,26 @@ describe('input hardening', () => {
         await client.get(path(), { [param]: `a${NUL}` }),
         param,
         `${param} must not contain NUL (\\u0000) characters.`,
+      );
+    });
+  });
+
+  describe("a NUL character on a host's own @ApiV1Controller routes", () => {
+    it('in a query DTO field answers 400 naming it, before the handler runs', async () => {
+      expect((await client.get('/v1/host_candidates', { q: 'ada' })).body).toEqual({ q: 'ada' });
+      expectInvalid(
+        await client.get('/v1/host_candidates', { q: `a${NUL}` }),
+        'q',
+        'q must not contain NUL (\\u0000) characters.',
+      );
+    });
+
+    it('in a path id taken with IdParamPipe answers 404 as any unknown id does', async () => {
+      expect((await client.get('/v1/host_candidates/cand_1')).body).toEqual({ id: 'cand_1' });
+      const res = await client.get('/v1/host_candidates/cand_1%00');
+      expectResourceMissing(res);
+      expect(res.body.error).toEqual(
+        expect.objectContaining({ param: 'id', message: `No such candidate: cand_1${NUL}.` }),
       );
     });
   });

@@ -32,13 +32,14 @@ export function toParameterError(errors: ValidationError[]): ApiError {
 const SILENTLY_DROPPED = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * What the whitelist cannot catch in a body as sent: a silently dropped name, or a string (a value
- * or a name, at any depth, so every DTO is covered) holding a NUL character, which PostgreSQL
- * cannot store. Array entries are named by their array, as class-validator names them.
+ * What the whitelist cannot catch in a body or a query as sent: a silently dropped name, or a
+ * string (a value or a name, at any depth, so every DTO is covered, a host's too) holding a NUL
+ * character, which PostgreSQL cannot store. Array entries are named by their array, as
+ * class-validator names them.
  */
-function rawBodyProblem(body: unknown, root: string | undefined): ParameterInvalidError | null {
+function rawInputProblem(input: unknown, root: string | undefined): ParameterInvalidError | null {
   // A stack, not recursion: a deeply nested body must not overflow the call stack.
-  const pending: { value: unknown; param: string | undefined }[] = [{ value: body, param: root }];
+  const pending: { value: unknown; param: string | undefined }[] = [{ value: input, param: root }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, param } = next;
     if (typeof value === 'string') {
@@ -57,7 +58,10 @@ function rawBodyProblem(body: unknown, root: string | undefined): ParameterInval
   return null;
 }
 
-/** The module's validation: unknown fields are refused, not ignored, and bodies are checked as sent. */
+/**
+ * The module's validation: unknown fields are refused, not ignored, and bodies and queries are
+ * checked as sent.
+ */
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body') {
@@ -71,7 +75,9 @@ class ApiValidationPipe extends ValidationPipe {
       ) {
         throw new ParameterInvalidError('body', 'The request body must be a JSON object.');
       }
-      const problem = rawBodyProblem(value, metadata.data);
+    }
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      const problem = rawInputProblem(value, metadata.data);
       if (problem) throw problem;
     }
     return super.transform(value, metadata);
