@@ -1,4 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
@@ -47,6 +49,17 @@ afterEach(async () => {
 });
 
 const ACCOUNT = 'acct_reliability';
+
+/** What the module warns its operator of while `run` runs. */
+async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
+  const warn = jest.spyOn(Logger.prototype, 'warn');
+  try {
+    await run();
+    return warn.mock.calls.map(([message]) => String(message));
+  } finally {
+    warn.mockRestore();
+  }
+}
 
 async function clientOf(host: TestHost): Promise<ApiClient> {
   return apiClient(host, await host.createKey(ACCOUNT, 'test'));
@@ -523,11 +536,15 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
     const endpoint = await createEndpoint(client, receiver.url);
     const [event] = await publishResults(host, ACCOUNT);
 
-    const disabled = await eventually(async () => {
-      const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
-      return res.body.status === 'disabled' ? res.body : undefined;
+    let disabled: Record<string, unknown> | undefined;
+    const warnings = await warningsDuring(async () => {
+      disabled = await eventually(async () => {
+        const res = await client.get(`/v1/webhook_endpoints/${endpoint.id}`);
+        return res.body.status === 'disabled' ? (res.body as Record<string, unknown>) : undefined;
+      });
     });
     expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: 'failing_for_too_long' });
+    expect(warnings).toContain(`Webhook endpoint ${endpoint.id} disabled: failing_for_too_long.`);
     const [delivery] = await listAllDeliveries(client, endpoint.id);
     expect(delivery).toMatchObject({ event_id: event.id, status: 'failed', error: 'endpoint_disabled' });
     expect(delivery.next_attempt_at).toBeNull();
@@ -594,9 +611,13 @@ describe('a receiver that answers 410 Gone (Standard Webhooks: disable the endpo
     const endpoint = await createEndpoint(client, receiver.url);
     const [retried] = await publishResults(host, ACCOUNT);
     await deliveryOf(client, endpoint.id, retried.id, (d) => d.attempt === 1);
-    const [gone] = await publishResults(host, ACCOUNT);
-
-    const refused = await deliveryOf(client, endpoint.id, gone.id, (d) => d.status !== 'pending');
+    let gone!: ApiEvent;
+    let refused!: DeliveryView;
+    const warnings = await warningsDuring(async () => {
+      [gone] = await publishResults(host, ACCOUNT);
+      refused = await deliveryOf(client, endpoint.id, gone.id, (d) => d.status !== 'pending');
+    });
+    expect(warnings).toContain(`Webhook endpoint ${endpoint.id} disabled: endpoint_gone.`);
     expect(refused).toMatchObject({
       status: 'failed',
       attempt: 1,

@@ -142,7 +142,9 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   private async record(outcomes: DeliveryOutcome[]): Promise<void> {
-    await this.store.record(outcomes, this.clock.now(), this.streak);
+    const disabled = await this.store.record(outcomes, this.clock.now(), this.streak);
+    // The operator's notice: the account's deliveries to it stop until it is enabled again.
+    for (const { id, reason } of disabled) this.logger.warn(`Webhook endpoint ${id} disabled: ${reason}.`);
     this.dispatcher.dispatch(
       outcomes
         .filter((outcome) => outcome.status === 'pending')

@@ -10,6 +10,12 @@ import type { FailingStreakRule } from './failing-streak.js';
 import { recordStatements } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
 
+/** An endpoint the engine disabled, and why (its `disabled_reason`). */
+export interface DisabledEndpoint {
+  id: string;
+  reason: 'endpoint_gone' | 'failing_for_too_long';
+}
+
 const DELIVERIES = 'interview_webhook_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
 /** Ids per look-up of endpoints, well under either database's limit of bind parameters. */
@@ -120,20 +126,27 @@ export class DeliveryStore {
 
   /**
    * Writes a batch of outcomes: the attempts made, the deliveries' new state and the endpoints'
-   * failing streaks; on PostgreSQL in one statement while nothing fails.
+   * failing streaks; on PostgreSQL in one statement while nothing fails. Answers the endpoints it
+   * disabled, once that is committed.
    */
-  async record(outcomes: readonly DeliveryOutcome[], now: Date, streak: FailingStreakRule): Promise<void> {
-    if (outcomes.length === 0) return;
+  async record(
+    outcomes: readonly DeliveryOutcome[],
+    now: Date,
+    streak: FailingStreakRule,
+  ): Promise<DisabledEndpoint[]> {
+    if (outcomes.length === 0) return [];
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
     const statements = recordStatements(this.sql, outcomes, now);
     if (this.sql.postgres && !failed) {
       await queryPrepared(this.dataSource.manager, statements[0].sql, statements[0].params);
-      return;
+      return [];
     }
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.params);
-      await this.disableGoneEndpoints(manager, outcomes, now);
-      await this.trackFailingStreaks(manager, outcomes, now, streak);
+      return [
+        ...(await this.disableGoneEndpoints(manager, outcomes, now)),
+        ...(await this.trackFailingStreaks(manager, outcomes, now, streak)),
+      ];
     });
   }
 
@@ -165,10 +178,11 @@ export class DeliveryStore {
     manager: EntityManager,
     outcomes: readonly DeliveryOutcome[],
     now: Date,
-  ): Promise<void> {
+  ): Promise<DisabledEndpoint[]> {
     const gone = new Map<string, string>();
     for (const { delivery, goneUrl } of outcomes)
       if (goneUrl !== null) gone.set(delivery.endpointId, goneUrl);
+    const disabled: DisabledEndpoint[] = [];
     for (const [id, url] of gone) {
       const { affected } = await manager
         .createQueryBuilder()
@@ -176,8 +190,11 @@ export class DeliveryStore {
         .set({ status: 'disabled', disabledReason: 'endpoint_gone', updatedAt: now })
         .where({ id, url, status: 'enabled' })
         .execute();
-      if (affected) await dropPendingRetries(manager, id, 'endpoint_disabled', now);
+      if (!affected) continue;
+      await dropPendingRetries(manager, id, 'endpoint_disabled', now);
+      disabled.push({ id, reason: 'endpoint_gone' });
     }
+    return disabled;
   }
 
   /**
@@ -190,13 +207,13 @@ export class DeliveryStore {
     outcomes: readonly DeliveryOutcome[],
     now: Date,
     streak: FailingStreakRule,
-  ): Promise<void> {
+  ): Promise<DisabledEndpoint[]> {
     const attempted = outcomes.filter((outcome) => outcome.attempted);
     const failed = new Set(
       attempted.filter((o) => o.status !== 'succeeded').map((o) => o.delivery.endpointId),
     );
     attempted.filter((o) => o.status === 'succeeded').forEach((o) => failed.delete(o.delivery.endpointId));
-    if (failed.size === 0) return;
+    if (failed.size === 0) return [];
     const s = this.sql;
     const ids = [...failed];
     const pausedBefore = s.time(new Date(now.getTime() - streak.pauseMs));
@@ -220,6 +237,7 @@ export class DeliveryStore {
       );
       await dropPendingRetries(manager, id, 'endpoint_disabled', now);
     }
+    return expired.map(({ id }) => ({ id, reason: 'failing_for_too_long' }));
   }
 
   private async records<T>(sql: string, params: unknown[]): Promise<T[]> {
