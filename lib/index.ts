@@ -33,6 +33,7 @@ export { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.enti
 export type { WebhookEndpointView } from './webhook-endpoints/webhook-endpoint.view.js';
 export { DeliveryEntity } from './deliveries/delivery.entity.js';
 export { AttemptEntity } from './deliveries/attempt.entity.js';
+export { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
 export type { DeliveryView, AttemptView } from './deliveries/delivery.view.js';
 
 export {

@@ -23,6 +23,10 @@ import { EventRetention } from './events/event-retention.js';
 import { EventTypes } from './events/event-types.js';
 import { EventsController } from './events/events.controller.js';
 import { EventsService } from './events/events.service.js';
+import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { IdempotencyRetention } from './idempotency/idempotency-retention.js';
+import { IdempotencyStore } from './idempotency/idempotency-store.js';
 import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
 import {
   INTERVIEW_API_ASYNC_OPTIONS_TYPE,
@@ -44,6 +48,7 @@ export const INTERVIEW_API_ENTITIES = [
   EventEntity,
   DeliveryEntity,
   AttemptEntity,
+  IdempotencyKeyEntity,
 ];
 
 /**
@@ -99,8 +104,19 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         DeliveryProcessor,
         DeliveryWorker,
         DeliverySweeper,
+        IdempotencyStore,
+        IdempotencyInterceptor,
+        IdempotencyRetention,
       ],
-      exports: [ApiKeysService, RateLimiter, ApiKeyGuard, Paginator, EventPublisher],
+      exports: [
+        ApiKeysService,
+        RateLimiter,
+        ApiKeyGuard,
+        Paginator,
+        EventPublisher,
+        IdempotencyStore,
+        IdempotencyInterceptor,
+      ],
     };
   }
 }

@@ -9,19 +9,20 @@ import {
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
 import { UnknownParametersInterceptor } from '../errors/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../errors/validation.pipe.js';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 /**
  * A controller under /v1 with the module's bearer guard, validation (unknown parameters refused
- * on every route) and error envelope, and
- * nothing global: `@ApiV1Controller('invitations')` is all a host controller needs.
+ * on every route), `Idempotency-Key` on POST and error envelope, and nothing global:
+ * `@ApiV1Controller('invitations')` is all a host controller needs.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
   return applyDecorators(
     Controller(path ? `v1/${path}` : 'v1'),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
-    UseInterceptors(UnknownParametersInterceptor),
+    UseInterceptors(UnknownParametersInterceptor, IdempotencyInterceptor),
     UsePipes(createValidationPipe()),
   );
 }

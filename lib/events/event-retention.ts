@@ -8,6 +8,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
+import { every } from '../clock/every.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -19,7 +20,7 @@ const PURGE_INTERVAL_MS = 3_600_000;
 export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly sql: SqlDialect;
-  private timer: NodeJS.Timeout | null = null;
+  private stop: (() => void) | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -36,12 +37,11 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
-    this.timer = setInterval(
-      () =>
-        void this.purge().catch((error: unknown) => this.logger.warn(`Event purge failed: ${String(error)}`)),
+    this.stop = every(
       PURGE_INTERVAL_MS,
+      () => this.purge(),
+      (error) => this.logger.warn(`Event purge failed: ${String(error)}`),
     );
-    this.timer.unref();
   }
 
   /** Deletes expired events with their deliveries and attempts; answers how many events went. */
@@ -67,6 +67,6 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stop?.();
   }
 }

@@ -1,10 +1,9 @@
 import { ipLiteralOf, isPublicAddress } from './address-policy.js';
+import { hasControlCharacter } from './control-characters.js';
 
 // localhost (RFC 6761), mDNS .local and cloud-internal zones such as metadata.google.internal name
 // the sender's own host or network, never a customer's public endpoint.
 const INTERNAL_HOST_NAME = /(^|\.)(localhost|local|internal)$/;
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const ASCII_CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Registration-time check of an endpoint URL: null when acceptable, otherwise a message for the
@@ -19,7 +18,7 @@ export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | n
   // WHATWG URL strips surrounding whitespace and removes tabs and line breaks inside, so such a URL
   // would pass as the one it parses to while being stored, shown and compared as sent.
   if (raw.trim() !== raw) return 'url must not begin or end with whitespace';
-  if (ASCII_CONTROL.test(raw)) return 'url must not contain control characters such as tabs or line breaks';
+  if (hasControlCharacter(raw)) return 'url must not contain control characters such as tabs or line breaks';
   let url: URL;
   try {
     url = new URL(raw);

@@ -7,6 +7,8 @@ import { InterviewApiClaimRenewalPostgres1764000000000 } from './postgres/176400
 import { InterviewApiClaimRenewalSqlite1764000000000 } from './sqlite/1764000000000-InterviewApiClaimRenewal.js';
 import { InterviewApiFailingStreakPausePostgres1764100000000 } from './postgres/1764100000000-InterviewApiFailingStreakPause.js';
 import { InterviewApiFailingStreakPauseSqlite1764100000000 } from './sqlite/1764100000000-InterviewApiFailingStreakPause.js';
+import { InterviewApiIdempotencyKeysPostgres1764200000000 } from './postgres/1764200000000-InterviewApiIdempotencyKeys.js';
+import { InterviewApiIdempotencyKeysSqlite1764200000000 } from './sqlite/1764200000000-InterviewApiIdempotencyKeys.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -17,6 +19,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiDeliveryHotPathPostgres1763900000000,
   InterviewApiClaimRenewalPostgres1764000000000,
   InterviewApiFailingStreakPausePostgres1764100000000,
+  InterviewApiIdempotencyKeysPostgres1764200000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -25,6 +28,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiDeliveryHotPathSqlite1763900000000,
   InterviewApiClaimRenewalSqlite1764000000000,
   InterviewApiFailingStreakPauseSqlite1764100000000,
+  InterviewApiIdempotencyKeysSqlite1764200000000,
 ]);
 
 /** The database types the module ships migrations for. */

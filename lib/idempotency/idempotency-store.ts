@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import { Clock } from '../clock/clock.js';
+import { SqlDialect } from '../database/sql-dialect.js';
+import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
+
+const KEYS = 'interview_idempotency_keys';
+/** How long a key answers retries (Stripe prunes keys after 24 hours). */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
+/** A run that has not answered in this long is taken to have died: a retry may run in its place. */
+export const IDEMPOTENT_RUN_LEASE_MS = 60_000;
+/** Takeovers and deletions racing a retry settle within a few rounds. */
+const MAX_ROUNDS = 3;
+
+/** A condition as read back: a boolean on PostgreSQL, 1 or 0 on SQLite. */
+const holds = (condition: boolean | number): boolean => Number(condition) === 1;
+
+/** A request's key, per account and mode, and what it asked. */
+export interface IdempotentRequest {
+  scope: Pick<AuthenticatedApiKey, 'accountId' | 'livemode'>;
+  key: string;
+  fingerprint: string;
+}
+
+/** What to do with a request: run it (holding the key as `token`), or answer as it was answered. */
+export type IdempotentStart =
+  { run: true; token: string } | { run: false; status: number; body: string | null };
+
+interface StoredKey {
+  fingerprint: string;
+  token: string;
+  response_status: number | string | null;
+  response_body: string | null;
+  /** Past its day (a boolean, or 1/0 on SQLite). */
+  expired: boolean | number;
+  /** Held longer than a run's lease. */
+  lease_over: boolean | number;
+}
+
+/**
+ * The keys of idempotent requests in the module's database. The first run of a key holds it until
+ * it records its answer; a retry then gets that answer, a concurrent one a conflict, one with other
+ * parameters a refusal. A run that fails lets the key go, so the retry runs afresh.
+ */
+@Injectable()
+export class IdempotencyStore {
+  private readonly sql: SqlDialect;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    this.sql = new SqlDialect(dataSource);
+  }
+
+  async start(request: IdempotentRequest): Promise<IdempotentStart> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const token = randomBytes(16).toString('hex');
+      if (await this.claim(request, token)) return { run: true, token };
+      const stored = await this.read(request);
+      if (stored === null) continue;
+      // A key past its day is forgotten, whatever it was used for.
+      if (holds(stored.expired)) {
+        if (await this.takeOver(request, stored.token, token)) return { run: true, token };
+        continue;
+      }
+      if (stored.fingerprint !== request.fingerprint) {
+        throw new ParameterInvalidError(
+          'Idempotency-Key',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Use another key than ${JSON.stringify(request.key)} for a different request.`,
+        );
+      }
+      if (stored.response_status === null) {
+        if (!holds(stored.lease_over)) {
+          throw new ConflictError(
+            'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
+          );
+        }
+        // The run holding it died without answering: this retry runs in its place.
+        if (await this.takeOver(request, stored.token, token)) return { run: true, token };
+        continue;
+      }
+      return { run: false, status: Number(stored.response_status), body: stored.response_body };
+    }
+    throw new ConflictError('This Idempotency-Key is being used by concurrent requests. Retry later.');
+  }
+
+  /** Records the answer of the run holding the key. */
+  async finish(
+    request: IdempotentRequest,
+    token: string,
+    status: number,
+    body: string | null,
+  ): Promise<void> {
+    const s = this.sql;
+    await this.dataSource.query(
+      `UPDATE ${KEYS} SET response_status = ${s.param(1)}, response_body = ${s.param(2)} WHERE ${this.held(3)}`,
+      [status, body, ...this.heldParams(request, token)],
+    );
+  }
+
+  /** Lets the key go after its run failed: nothing was answered that a retry should repeat. */
+  async release(request: IdempotentRequest, token: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM ${KEYS} WHERE ${this.held(1)} AND response_status IS NULL`, [
+      ...this.heldParams(request, token),
+    ]);
+  }
+
+  /** Deletes the keys past their day; answers how many. */
+  async purge(): Promise<number> {
+    const cutoff = this.sql.time(new Date(this.clock.now().getTime() - IDEMPOTENCY_KEY_TTL_MS));
+    const p = this.sql.param(1);
+    const [{ count }] = (await this.dataSource.query(
+      `SELECT COUNT(*) AS count FROM ${KEYS} WHERE created_at < ${p}`,
+      [cutoff],
+    )) as { count: number | string }[];
+    await this.dataSource.query(`DELETE FROM ${KEYS} WHERE created_at < ${p}`, [cutoff]);
+    return Number(count);
+  }
+
+  /** Takes a key nobody holds; answers whether it did. */
+  private async claim(request: IdempotentRequest, token: string): Promise<boolean> {
+    const s = this.sql;
+    const { accountId, livemode } = request.scope;
+    const rows = await this.records(
+      `INSERT INTO ${KEYS} (account_id, livemode, idempotency_key, fingerprint, token, created_at)
+       VALUES (${s.list(1, 6)}) ON CONFLICT DO NOTHING RETURNING token`,
+      [accountId, livemode, request.key, request.fingerprint, token, s.time(this.clock.now())],
+    );
+    return rows.length > 0;
+  }
+
+  /** Takes a key over from an expired or dead holder, unless another retry did first. */
+  private async takeOver(request: IdempotentRequest, from: string, token: string): Promise<boolean> {
+    const s = this.sql;
+    const rows = await this.records(
+      `UPDATE ${KEYS} SET fingerprint = ${s.param(1)}, token = ${s.param(2)}, created_at = ${s.param(3)},
+         response_status = NULL, response_body = NULL
+       WHERE ${this.held(4)} RETURNING token`,
+      [request.fingerprint, token, s.time(this.clock.now()), ...this.heldParams(request, from)],
+    );
+    return rows.length > 0;
+  }
+
+  private async read(request: IdempotentRequest): Promise<StoredKey | null> {
+    const s = this.sql;
+    const { accountId, livemode } = request.scope;
+    const now = this.clock.now().getTime();
+    const rows: StoredKey[] = await this.dataSource.query(
+      `SELECT fingerprint, token, response_status, response_body,
+         created_at < ${s.param(1)} AS expired, created_at < ${s.param(2)} AS lease_over
+       FROM ${KEYS}
+       WHERE account_id = ${s.param(3)} AND livemode = ${s.param(4)} AND idempotency_key = ${s.param(5)}`,
+      [
+        s.time(new Date(now - IDEMPOTENCY_KEY_TTL_MS)),
+        s.time(new Date(now - IDEMPOTENT_RUN_LEASE_MS)),
+        accountId,
+        livemode,
+        request.key,
+      ],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The rows a statement returns, on either database (TypeORM shapes an UPDATE's differently). */
+  private async records(sql: string, params: unknown[]): Promise<unknown[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return (result.records ?? []) as unknown[];
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The key, as held by one run, from placeholder `start` on. */
+  private held(start: number): string {
+    const s = this.sql;
+    return `account_id = ${s.param(start)} AND livemode = ${s.param(start + 1)} AND idempotency_key = ${s.param(start + 2)} AND token = ${s.param(start + 3)}`;
+  }
+
+  private heldParams(request: IdempotentRequest, token: string): unknown[] {
+    return [request.scope.accountId, request.scope.livemode, request.key, token];
+  }
+}

@@ -1,0 +1,255 @@
+import { Body, Post, Res } from '@nestjs/common';
+import type { Response as ExpressResponse } from 'express';
+import { IsString } from 'class-validator';
+import request, { type Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { ApiV1Controller, WebhookEndpointEntity } from '../lib/index.js';
+import { Clock } from '../lib/clock/clock.js';
+import {
+  IDEMPOTENCY_KEY_TTL_MS,
+  IDEMPOTENT_RUN_LEASE_MS,
+  IdempotencyStore,
+} from '../lib/idempotency/idempotency-store.js';
+import { requestFingerprint } from '../lib/idempotency/request-fingerprint.js';
+import { sleep } from './support/api-client.js';
+import { errorEnvelope, expectParameterInvalid } from './support/api-error.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+import { OpenReceivers } from './support/receiver.js';
+
+class PlaceOrder {
+  @IsString()
+  item!: string;
+}
+
+/** A host's own POST under /v1 that takes a while and counts how often it really ran. */
+@ApiV1Controller('host_orders')
+class HostOrdersController {
+  static runs = 0;
+
+  @Post()
+  async place(@Body() order: PlaceOrder): Promise<{ object: string; item: string; run: number }> {
+    await sleep(300);
+    HostOrdersController.runs += 1;
+    return { object: 'order', item: order.item, run: HostOrdersController.runs };
+  }
+
+  /** Answers by itself: no stored answer could stand in for it. */
+  @Post('by_hand')
+  byHand(@Res() res: ExpressResponse): void {
+    HostOrdersController.runs += 1;
+    res.status(201).json({ object: 'order', run: HostOrdersController.runs });
+  }
+}
+
+/** The module's clock, moved on by hand. */
+class MovableClock extends Clock {
+  offsetMs = 0;
+
+  override now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+const ENDPOINTS = '/v1/webhook_endpoints';
+const receivers = new OpenReceivers();
+
+describe('Idempotency-Key on POST (as Stripe)', () => {
+  let host: TestHost;
+  let key: string;
+  const clock = new MovableClock();
+
+  beforeAll(async () => {
+    host = await createTestHost({ controllers: [HostOrdersController], clock });
+    key = await host.createKey('acct_idem', 'test');
+  });
+  afterEach(async () => {
+    clock.offsetMs = 0;
+    await receivers.closeAll();
+  });
+  afterAll(() => host.close());
+
+  function post(path: string, body: object | undefined, idempotencyKey?: string, apiKey = key): request.Test {
+    const req = request(host.app.getHttpServer()).post(path).set('Authorization', `Bearer ${apiKey}`);
+    if (idempotencyKey !== undefined) req.set('Idempotency-Key', idempotencyKey);
+    return body === undefined ? req : req.send(body);
+  }
+
+  const endpointCount = (): Promise<number> =>
+    host.app.get(DataSource).getRepository(WebhookEndpointEntity).count();
+  const fresh = (): string => `idem_${Math.random().toString(36).slice(2)}`;
+  const create = (url = 'http://127.0.0.1:9/hook'): object => ({ url, enabled_events: ['*'] });
+
+  it('answers a retried create with the first answer, and creates one endpoint', async () => {
+    const idem = fresh();
+    const before = await endpointCount();
+    const first = await post(ENDPOINTS, create(), idem);
+    const retry = await post(ENDPOINTS, create(), idem);
+
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(typeof first.body.secret).toBe('string');
+    expect(await endpointCount()).toBe(before + 1);
+  });
+
+  it('matches the same parameters sent in another order', async () => {
+    const idem = fresh();
+    const first = await post(ENDPOINTS, { url: 'http://127.0.0.1:9/a', enabled_events: ['*'] }, idem);
+    const retry = await post(ENDPOINTS, { enabled_events: ['*'], url: 'http://127.0.0.1:9/a' }, idem);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+  });
+
+  it('refuses a key reused with other parameters or on another route, and runs nothing', async () => {
+    const idem = fresh();
+    const first = await post(ENDPOINTS, create('http://127.0.0.1:9/first'), idem);
+    expect(first.status).toBe(201);
+    const before = await endpointCount();
+
+    const otherBody = await post(ENDPOINTS, create('http://127.0.0.1:9/other'), idem);
+    expectParameterInvalid(otherBody, 'Idempotency-Key');
+    expect(otherBody.body.error.message).toMatch(/same parameters/);
+    const otherRoute = await post(`${ENDPOINTS}/${first.body.id as string}/rotate_secret`, undefined, idem);
+    expectParameterInvalid(otherRoute, 'Idempotency-Key');
+    expect(await endpointCount()).toBe(before);
+    const retrieved = await request(host.app.getHttpServer())
+      .get(`${ENDPOINTS}/${first.body.id as string}`)
+      .set('Authorization', `Bearer ${key}`);
+    expect(retrieved.body.updated_at).toBe(first.body.updated_at);
+  });
+
+  it('keeps nothing of a request that failed: its retry runs afresh', async () => {
+    const idem = fresh();
+    const refused = await post(ENDPOINTS, { enabled_events: ['*'] }, idem);
+    expect(refused.status).toBe(400);
+    const retry = await post(ENDPOINTS, create(), idem);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('scopes keys to the account and mode', async () => {
+    const idem = fresh();
+    const other = await host.createKey('acct_idem_other', 'test');
+    const live = await host.createKey('acct_idem', 'live');
+    const mine = await post(ENDPOINTS, create(), idem);
+    const theirs = await post(ENDPOINTS, create(), idem, other);
+    const liveOne = await post(
+      ENDPOINTS,
+      { url: 'https://example.com/hook', enabled_events: ['*'] },
+      idem,
+      live,
+    );
+    expect([mine.status, theirs.status, liveOne.status]).toEqual([201, 201, 201]);
+    expect(new Set([mine.body.id, theirs.body.id, liveOne.body.id]).size).toBe(3);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it("runs a host's own POST once: a concurrent retry gets 409, a later one the first answer", async () => {
+    const idem = fresh();
+    const runsBefore = HostOrdersController.runs;
+    const [a, b] = await Promise.all([
+      post('/v1/host_orders', { item: 'book' }, idem),
+      sleep(100).then(() => post('/v1/host_orders', { item: 'book' }, idem)),
+    ]);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(409);
+    expect(b.body).toEqual(errorEnvelope('invalid_request_error', 'conflict'));
+    const later = await post('/v1/host_orders', { item: 'book' }, idem);
+    expect(later.status).toBe(201);
+    expect(later.body).toEqual(a.body);
+    expect(HostOrdersController.runs).toBe(runsBefore + 1);
+  });
+
+  it('leaves alone a handler that writes its response itself', async () => {
+    const idem = fresh();
+    const runsBefore = HostOrdersController.runs;
+    const first = await post('/v1/host_orders/by_hand', undefined, idem);
+    const second = await post('/v1/host_orders/by_hand', undefined, idem);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(HostOrdersController.runs).toBe(runsBefore + 2);
+  });
+
+  it('sends one test event when a test request is retried', async () => {
+    const receiver = await receivers.start();
+    const endpoint = await post(ENDPOINTS, create(receiver.url));
+    const idem = fresh();
+    const first = await post(`${ENDPOINTS}/${endpoint.body.id as string}/test`, undefined, idem);
+    const retry = await post(`${ENDPOINTS}/${endpoint.body.id as string}/test`, undefined, idem);
+    expect(first.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    await receiver.waitFor(1);
+    await sleep(500);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('forgets a key after a day', async () => {
+    const idem = fresh();
+    const first = await post(ENDPOINTS, create(), idem);
+    clock.offsetMs = IDEMPOTENCY_KEY_TTL_MS + 1000;
+    const dayLater = await post(ENDPOINTS, create(), idem);
+    expect(dayLater.status).toBe(201);
+    expect(dayLater.headers['idempotent-replayed']).toBeUndefined();
+    expect(dayLater.body.id).not.toBe(first.body.id);
+  });
+
+  it('deletes the keys past their day, and only those', async () => {
+    const keys = (): Promise<{ key: string }[]> =>
+      host.app.get(DataSource).query('SELECT idempotency_key AS key FROM interview_idempotency_keys');
+    const old = fresh();
+    await post(ENDPOINTS, create(), old);
+    clock.offsetMs = IDEMPOTENCY_KEY_TTL_MS / 2;
+    const recent = fresh();
+    await post(ENDPOINTS, create(), recent);
+    clock.offsetMs = IDEMPOTENCY_KEY_TTL_MS + 1000;
+    expect(await host.app.get(IdempotencyStore).purge()).toBeGreaterThanOrEqual(1);
+    const left = (await keys()).map(({ key }) => key);
+    expect(left).not.toContain(old);
+    expect(left).toContain(recent);
+  });
+
+  it('lets a retry run in place of a run that died without answering', async () => {
+    const idem = fresh();
+    // A process that died mid-run leaves its key held and unanswered.
+    const postgres = host.db.kind === 'postgres';
+    const now = new Date();
+    await host.app.get(DataSource).query(
+      `INSERT INTO interview_idempotency_keys (account_id, livemode, idempotency_key, fingerprint, token, created_at)
+         VALUES ('acct_idem', ${postgres ? 'false' : '0'}, '${idem}', ${postgres ? '$1' : '?'}, 't', ${postgres ? '$2' : '?'})`,
+      [
+        requestFingerprint({ method: 'POST', originalUrl: ENDPOINTS, body: create() }),
+        postgres ? now : now.toISOString().replace('T', ' ').replace('Z', ''),
+      ],
+    );
+    const held = await post(ENDPOINTS, create(), idem);
+    expect(held.status).toBe(409);
+    clock.offsetMs = IDEMPOTENT_RUN_LEASE_MS + 1000;
+    const taken = await post(ENDPOINTS, create(), idem);
+    expect(taken.status).toBe(201);
+    clock.offsetMs = 0;
+    const replayed = await post(ENDPOINTS, create(), idem);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body.id).toBe(taken.body.id);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['holding a control character', 'a\tb'],
+  ])('refuses a key %s, creating nothing', async (_what, idem) => {
+    const before = await endpointCount();
+    const res: Response = await post(ENDPOINTS, create(), idem);
+    expectParameterInvalid(res, 'Idempotency-Key');
+    expect(await endpointCount()).toBe(before);
+  });
+
+  it('leaves requests other than POST alone', async () => {
+    const res = await request(host.app.getHttpServer())
+      .get(ENDPOINTS)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Idempotency-Key', '');
+    expect(res.status).toBe(200);
+  });
+});
