@@ -25,9 +25,8 @@ export interface IdempotentRequest {
   fingerprint: string;
 }
 
-/** What to do with a request: run it (holding the key as `token`), or answer as it was answered. */
-export type IdempotentStart =
-  { run: true; token: string } | { run: false; status: number; body: string | null };
+/** What to do with a request: run it (holding the key as `token`), or answer what it answered. */
+export type IdempotentStart = { run: true; token: string } | { run: false; body: string | null };
 
 interface StoredKey {
   fingerprint: string;
@@ -83,7 +82,7 @@ export class IdempotencyStore {
         if (await this.takeOver(request, stored.token, token)) return { run: true, token };
         continue;
       }
-      return { run: false, status: Number(stored.response_status), body: stored.response_body };
+      return { run: false, body: stored.response_body };
     }
     throw new ConflictError('This Idempotency-Key is being used by concurrent requests. Retry later.');
   }

@@ -57,7 +57,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const start = await this.store.start(idempotent);
     if (!start.run) {
-      response.status(start.status);
+      // The status needs no restoring: only answers that did not fail are kept, and a route
+      // without @Res() answers every success with its one status.
       response.setHeader('Idempotent-Replayed', 'true');
       return of(start.body === null ? undefined : (JSON.parse(start.body) as unknown));
     }
