@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { queryPrepared } from '../database/prepared-statement.js';
+import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { FailingStreakRule } from './failing-streak.js';
@@ -59,6 +60,27 @@ interface ClaimRow {
  * of outcomes one record (attempts, deliveries and endpoint streaks in one statement) while nothing
  * fails.
  */
+/**
+ * Disables the endpoint `where` names, if it is still enabled, and drops its pending retries, in
+ * the caller's transaction; answers whether it did.
+ */
+async function disable(
+  manager: EntityManager,
+  where: { id: string; url?: string },
+  reason: DisabledEndpoint['reason'],
+  now: Date,
+): Promise<boolean> {
+  const { affected } = await manager
+    .createQueryBuilder()
+    .update(WebhookEndpointEntity)
+    .set({ status: 'disabled', disabledReason: reason, updatedAt: now })
+    .where({ ...where, status: 'enabled' })
+    .execute();
+  if (!affected) return false;
+  await dropPendingRetries(manager, where.id, 'endpoint_disabled', now);
+  return true;
+}
+
 @Injectable()
 export class DeliveryStore {
   private readonly sql: SqlDialect;
@@ -94,7 +116,8 @@ export class DeliveryStore {
   /** SQLite's RETURNING sees only the updated table: the claim, then one look-up of the rest. */
   private async claimOnSqlite(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimRow[]> {
     const s = this.sql;
-    const claimed = await this.records<{ id: string }>(
+    const claimed = await returnedRows<{ id: string }>(
+      this.dataSource,
       `UPDATE ${DELIVERIES} SET locked_until = ?, claimed_at = ? WHERE id IN (${s.list(1, ids.length)}) AND status = 'pending'
          AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?) RETURNING id`,
       [s.time(lockedUntil), s.time(now), ...ids, s.time(now), s.time(now)],
@@ -184,15 +207,8 @@ export class DeliveryStore {
       if (goneUrl !== null) gone.set(delivery.endpointId, goneUrl);
     const disabled: DisabledEndpoint[] = [];
     for (const [id, url] of gone) {
-      const { affected } = await manager
-        .createQueryBuilder()
-        .update(WebhookEndpointEntity)
-        .set({ status: 'disabled', disabledReason: 'endpoint_gone', updatedAt: now })
-        .where({ id, url, status: 'enabled' })
-        .execute();
-      if (!affected) continue;
-      await dropPendingRetries(manager, id, 'endpoint_disabled', now);
-      disabled.push({ id, reason: 'endpoint_gone' });
+      if (await disable(manager, { id, url }, 'endpoint_gone', now))
+        disabled.push({ id, reason: 'endpoint_gone' });
     }
     return disabled;
   }
@@ -229,24 +245,12 @@ export class DeliveryStore {
       `SELECT id FROM ${ENDPOINTS} WHERE status = 'enabled' AND failing_since <= ${s.param(1)} AND id IN (${s.list(2, ids.length)})`,
       [s.time(new Date(now.getTime() - streak.disableAfterMs)), ...ids],
     );
+    const disabled: DisabledEndpoint[] = [];
     for (const { id } of expired) {
-      await manager.update(
-        WebhookEndpointEntity,
-        { id },
-        { status: 'disabled', disabledReason: 'failing_for_too_long', updatedAt: now },
-      );
-      await dropPendingRetries(manager, id, 'endpoint_disabled', now);
+      if (await disable(manager, { id }, 'failing_for_too_long', now)) {
+        disabled.push({ id, reason: 'failing_for_too_long' });
+      }
     }
-    return expired.map(({ id }) => ({ id, reason: 'failing_for_too_long' }));
-  }
-
-  private async records<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return (result.records ?? []) as T[];
-    } finally {
-      await runner.release();
-    }
+    return disabled;
   }
 }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
+import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
 
@@ -124,7 +125,8 @@ export class IdempotencyStore {
   private async claim(request: IdempotentRequest, token: string): Promise<boolean> {
     const s = this.sql;
     const { accountId, livemode } = request.scope;
-    const rows = await this.records(
+    const rows = await returnedRows(
+      this.dataSource,
       `INSERT INTO ${KEYS} (account_id, livemode, idempotency_key, fingerprint, token, created_at)
        VALUES (${s.list(1, 6)}) ON CONFLICT DO NOTHING RETURNING token`,
       [accountId, livemode, request.key, request.fingerprint, token, s.time(this.clock.now())],
@@ -135,7 +137,8 @@ export class IdempotencyStore {
   /** Takes a key over from an expired or dead holder, unless another retry did first. */
   private async takeOver(request: IdempotentRequest, from: string, token: string): Promise<boolean> {
     const s = this.sql;
-    const rows = await this.records(
+    const rows = await returnedRows(
+      this.dataSource,
       `UPDATE ${KEYS} SET fingerprint = ${s.param(1)}, token = ${s.param(2)}, created_at = ${s.param(3)},
          response_status = NULL, response_body = NULL
        WHERE ${this.held(4)} RETURNING token`,
@@ -162,17 +165,6 @@ export class IdempotencyStore {
       ],
     );
     return rows[0] ?? null;
-  }
-
-  /** The rows a statement returns, on either database (TypeORM shapes an UPDATE's differently). */
-  private async records(sql: string, params: unknown[]): Promise<unknown[]> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return (result.records ?? []) as unknown[];
-    } finally {
-      await runner.release();
-    }
   }
 
   /** The key, as held by one run, from placeholder `start` on. */

@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { catchError, from, mergeMap, type Observable, of } from 'rxjs';
+import { catchError, mergeMap, type Observable, of } from 'rxjs';
 import type { ApiKeyRequest } from '../auth/api-key.request.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from '../errors/declared-arguments.js';
@@ -63,15 +63,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return of(start.body === null ? undefined : (JSON.parse(start.body) as unknown));
     }
     return next.handle().pipe(
-      mergeMap((value: unknown) => from(this.finish(idempotent, start.token, response.statusCode, value))),
-      catchError((error: unknown) =>
-        from(
-          this.store.release(idempotent, start.token).then(
-            () => Promise.reject(error),
-            () => Promise.reject(error),
-          ),
-        ),
-      ),
+      mergeMap((value: unknown) => this.finish(idempotent, start.token, response.statusCode, value)),
+      catchError(async (error: unknown) => {
+        await this.store.release(idempotent, start.token).catch(() => undefined);
+        throw error;
+      }),
     );
   }
 
