@@ -163,11 +163,11 @@ export async function deliveryRun(
   };
   await Promise.all(Array.from({ length: publishers }, publish));
   // Every delivery row exists once the publishes have returned: done when none is pending. The
-  // due index holds pending deliveries only, so polling does not load the database it measures;
+  // schedule holds pending deliveries only, so polling does not load the database it measures;
   // the time taken is read from the rows (the last outcome recorded), not from the poll.
   for (;;) {
     const { rows } = await poll.query<{ pending: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_webhook_deliveries WHERE status = 'pending' AND ${answering}) AS pending`,
+      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_pending_deliveries p JOIN ${schema}.interview_webhook_deliveries d ON d.id = p.delivery_id WHERE d.status = 'pending' AND ${answering}) AS pending`,
     );
     if (!rows[0].pending) break;
     await new Promise((resolve) => setTimeout(resolve, 50));

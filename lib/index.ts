@@ -32,6 +32,7 @@ export { EventEntity } from './events/event.entity.js';
 export { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity.js';
 export type { WebhookEndpointView } from './webhook-endpoints/webhook-endpoint.view.js';
 export { DeliveryEntity } from './deliveries/delivery.entity.js';
+export { PendingDeliveryEntity } from './deliveries/pending-delivery.entity.js';
 export { AttemptEntity } from './deliveries/attempt.entity.js';
 export { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
 export type { DeliveryView, AttemptView } from './deliveries/delivery.view.js';

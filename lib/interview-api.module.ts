@@ -16,6 +16,7 @@ import { DeliveryStore } from './deliveries/delivery-store.js';
 import { DeliverySweeper } from './deliveries/delivery-sweeper.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { DeliveryEntity } from './deliveries/delivery.entity.js';
+import { PendingDeliveryEntity } from './deliveries/pending-delivery.entity.js';
 import { V1Fallback } from './errors/v1-fallback.js';
 import { EventEntity } from './events/event.entity.js';
 import { EventPublisher } from './events/event-publisher.js';
@@ -47,6 +48,7 @@ export const INTERVIEW_API_ENTITIES = [
   WebhookEndpointEntity,
   EventEntity,
   DeliveryEntity,
+  PendingDeliveryEntity,
   AttemptEntity,
   IdempotencyKeyEntity,
 ];

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
-import { CLAIM_ON_POSTGRES } from '../lib/deliveries/delivery-store.js';
+import { CLAIM_ON_POSTGRES, overdueStatement } from '../lib/deliveries/delivery-store.js';
+import { dropStatements } from '../lib/deliveries/drop-pending-retries.js';
 import { recordStatements } from '../lib/deliveries/outcome-statements.js';
 import { renewalStatement } from '../lib/deliveries/renewal-statement.js';
 import { interviewApiMigrations } from '../lib/index.js';
@@ -55,6 +56,10 @@ describe('delivery statements on PostgreSQL: plans', () => {
        FROM generate_series(1, $1::int) AS i`,
       [ROWS],
     );
+    await dataSource.query(
+      `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at)
+       SELECT id, next_attempt_at FROM interview_webhook_deliveries`,
+    );
   });
 
   afterAll(async () => {
@@ -107,6 +112,21 @@ describe('delivery statements on PostgreSQL: plans', () => {
       goneUrl: null,
     }));
     const [statement] = recordStatements(sql, outcomes, now);
+    const scans = await scansOfDeliveries(statement.sql, statement.params);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
+  });
+
+  it('the sweeper reads the overdue deliveries through the schedule and the primary key', async () => {
+    const now = new Date();
+    const statement = overdueStatement(sql, now, now, 10_000);
+    const scans = await scansOfDeliveries(statement.sql, statement.params);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
+  });
+
+  it("the drop of an endpoint's retries reads them through the schedule and the primary key", async () => {
+    const [statement] = dropStatements(sql, 'whk_plan', 'endpoint_disabled', new Date());
     const scans = await scansOfDeliveries(statement.sql, statement.params);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans).not.toContain('Seq Scan');

@@ -87,16 +87,25 @@ describe('migrations', () => {
   });
 
   // TypeORM's drift check compares index columns but not their predicates or table storage options.
-  it('leaves the due index holding pending deliveries only and, on PostgreSQL, room on delivery pages', async () => {
+  it("keeps no index on the deliveries' state (their schedule is a table) and, on PostgreSQL, room on delivery pages", async () => {
     const dataSource = await open({ migrationsRun: true });
     const postgres = dataSource.options.type === 'postgres';
-    const [index]: { definition: string }[] = await dataSource.query(
-      postgres
-        ? `SELECT indexdef AS definition FROM pg_indexes WHERE indexname = 'idx_interview_deliveries_due'`
-        : `SELECT sql AS definition FROM sqlite_master WHERE name = 'idx_interview_deliveries_due'`,
-    );
-    expect(index.definition).toMatch(
-      /\(\s*"?next_attempt_at"?\s*\)\s+WHERE\s+\(*\(?status\)?(::text)?\s*=\s*'pending'/,
+    const indexes = async (table: string): Promise<string[]> =>
+      (
+        (await dataSource.query(
+          postgres
+            ? `SELECT indexdef AS definition FROM pg_indexes WHERE tablename = $1 AND schemaname = current_schema()`
+            : `SELECT sql AS definition FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`,
+          [table],
+        )) as { definition: string }[]
+      ).map((row) => row.definition);
+    // An update that changes an indexed column rewrites every index entry of the row.
+    const deliveryIndexes = await indexes('interview_webhook_deliveries');
+    expect(deliveryIndexes.length).toBeGreaterThan(0);
+    for (const definition of deliveryIndexes)
+      expect(definition).not.toMatch(/status|next_attempt_at|locked_until|claimed_at/);
+    expect(await indexes('interview_pending_deliveries')).toContainEqual(
+      expect.stringMatching(/idx_interview_pending_deliveries_due.*\(\s*"?next_attempt_at"?\s*\)/),
     );
     if (postgres) {
       const [table]: { options: string[] | null }[] = await dataSource.query(
@@ -104,6 +113,42 @@ describe('migrations', () => {
       );
       expect(table.options).toEqual(['fillfactor=50']);
     }
+  });
+
+  it('schedules the deliveries pending before the schedule existed, and gives them back their index when undone', async () => {
+    const dataSource = await open({ migrationsRun: true });
+    await dataSource.undoLastMigration();
+    const postgres = dataSource.options.type === 'postgres';
+    const due = new Date('2026-11-20T10:00:00.000Z');
+    const at = (date: Date): Date | string =>
+      postgres ? date : date.toISOString().replace('T', ' ').replace('Z', '');
+    for (const [id, status, next] of [
+      ['dlv_pending', 'pending', due],
+      ['dlv_done', 'succeeded', null],
+    ] as const) {
+      await dataSource.query(
+        `INSERT INTO interview_webhook_deliveries (id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at)
+         VALUES (${[...Array(11).keys()].map((i) => (postgres ? `$${i + 1}` : '?')).join(', ')})`,
+        [id, 'acct_1', true, 'whk_1', 'evt_1', 'result.ready', status, 0, next && at(next), at(due), at(due)],
+      );
+    }
+    await dataSource.runMigrations();
+    // Scheduled at the time the delivery is due.
+    const scheduled: { id: string }[] = await dataSource.query(
+      `SELECT p.delivery_id AS id FROM interview_pending_deliveries p
+       JOIN interview_webhook_deliveries d ON d.id = p.delivery_id AND d.next_attempt_at = p.next_attempt_at`,
+    );
+    expect(scheduled.map((row) => row.id)).toEqual(['dlv_pending']);
+    expect(await dataSource.query('SELECT delivery_id FROM interview_pending_deliveries')).toHaveLength(1);
+
+    await dataSource.undoLastMigration();
+    expect(await existingModuleTables(dataSource)).not.toContain('interview_pending_deliveries');
+    const [{ found }]: { found: number | string }[] = await dataSource.query(
+      postgres
+        ? `SELECT COUNT(*) AS found FROM pg_indexes WHERE indexname = 'idx_interview_deliveries_due' AND schemaname = current_schema()`
+        : `SELECT COUNT(*) AS found FROM sqlite_master WHERE name = 'idx_interview_deliveries_due'`,
+    );
+    expect(Number(found)).toBe(1);
   });
 
   it('runs once: a second run, or a second start with migrationsRun, is a no-op', async () => {

@@ -17,6 +17,7 @@ import { AttemptEntity } from './attempt.entity.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryEntity } from './delivery.entity.js';
 import { type DeliveryView, toDeliveryView } from './delivery.view.js';
+import { PendingDeliveryEntity } from './pending-delivery.entity.js';
 
 const STATUSES = ['pending', 'succeeded', 'failed'];
 
@@ -84,7 +85,12 @@ export class DeliveriesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.dataSource.getRepository(DeliveryEntity).insert(replay);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(DeliveryEntity).insert(replay);
+      await manager
+        .getRepository(PendingDeliveryEntity)
+        .insert({ deliveryId: replay.id, nextAttemptAt: now });
+    });
     this.dispatcher.dispatch([replay]);
     return toDeliveryView(replay);
   }

@@ -8,7 +8,7 @@ import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { FailingStreakRule } from './failing-streak.js';
-import { recordStatements } from './outcome-statements.js';
+import { recordStatements, type Statement } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
 
 /** An endpoint the engine disabled, and why (its `disabled_reason`). */
@@ -18,6 +18,7 @@ export interface DisabledEndpoint {
 }
 
 const DELIVERIES = 'interview_webhook_deliveries';
+const PENDING = 'interview_pending_deliveries';
 const ENDPOINTS = 'interview_webhook_endpoints';
 /** Ids per look-up of endpoints, well under either database's limit of bind parameters. */
 const IDS_PER_LOOKUP = 500;
@@ -42,6 +43,22 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`;
+
+/**
+ * The sweeper's look-up: the schedule's overdue rows in due order, each checked on its delivery in
+ * a correlated subquery, which both databases run as a look-up by key for each row (as a join,
+ * PostgreSQL may scan every delivery ever sent).
+ */
+export function overdueStatement(sql: SqlDialect, before: Date, now: Date, limit: number): Statement {
+  return {
+    sql: `SELECT p.delivery_id AS id FROM ${PENDING} p
+      WHERE p.next_attempt_at <= ${sql.param(1)}
+        AND (SELECT 1 FROM ${DELIVERIES} d WHERE d.id = p.delivery_id AND d.status = 'pending'
+             AND d.next_attempt_at <= ${sql.param(2)} AND (d.locked_until IS NULL OR d.locked_until < ${sql.param(3)})) = 1
+      ORDER BY p.next_attempt_at LIMIT ${Number(limit)}`,
+    params: [sql.time(before), sql.time(before), sql.time(now)],
+  };
+}
 
 interface ClaimRow {
   id: string;
@@ -186,11 +203,8 @@ export class DeliveryStore {
 
   /** Pending deliveries that are overdue and held by nobody: work whose queue job was lost. */
   async overdue(before: Date, now: Date, limit: number): Promise<{ id: string }[]> {
-    const s = this.sql;
-    return this.dataSource.query(
-      `SELECT id FROM ${DELIVERIES} WHERE status = 'pending' AND next_attempt_at <= ${s.param(1)} AND (locked_until IS NULL OR locked_until < ${s.param(2)}) ORDER BY next_attempt_at LIMIT ${Number(limit)}`,
-      [s.time(before), s.time(now)],
-    );
+    const { sql, params } = overdueStatement(this.sql, before, now, limit);
+    return this.dataSource.query(sql, params);
   }
 
   /**

@@ -4,11 +4,12 @@ import type { AttemptErrorCode } from '../http/index.js';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 export type DeliveryErrorCode = AttemptErrorCode | 'endpoint_disabled' | 'endpoint_deleted';
 
-/** One event sent to one endpoint; the outbox row the worker claims, sends and records. */
+/**
+ * One event sent to one endpoint; the outbox row the worker claims, sends and records. No index
+ * covers its state (see PendingDeliveryEntity), so that its updates stay in place.
+ */
 @Entity({ name: 'interview_webhook_deliveries' })
 @Index('idx_interview_deliveries_list', ['accountId', 'livemode', 'endpointId', 'createdAt', 'id'])
-// Pending deliveries only: what the sweeper looks for, and a finished delivery leaves it.
-@Index('idx_interview_deliveries_due', ['nextAttemptAt'], { where: "status = 'pending'" })
 @Index('idx_interview_deliveries_event', ['eventId'])
 export class DeliveryEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })

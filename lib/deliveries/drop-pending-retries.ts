@@ -1,23 +1,62 @@
 import type { EntityManager } from 'typeorm';
-import { DeliveryEntity } from './delivery.entity.js';
+import { SqlDialect } from '../database/sql-dialect.js';
+import type { Statement } from './outcome-statements.js';
+
+const DELIVERIES = 'interview_webhook_deliveries';
+const PENDING = 'interview_pending_deliveries';
+
+export type DropReason = 'endpoint_disabled' | 'endpoint_deleted';
+
+/**
+ * The statements that fail an endpoint's pending deliveries and take them off the schedule. They
+ * are found through the schedule (PendingDeliveryEntity), by key: on PostgreSQL the schedule's ids
+ * as an array, which the planner looks up one by one rather than scanning the deliveries (which
+ * have no index on their endpoint alone), and what the update failed is exactly what leaves the
+ * schedule. SQLite runs the two in turn on its one connection.
+ */
+export function dropStatements(
+  sql: SqlDialect,
+  endpointId: string,
+  reason: DropReason,
+  now: Date,
+): Statement[] {
+  const p = (n: number): string => sql.param(n);
+  const failed = `UPDATE ${DELIVERIES} SET status = 'failed', error = ${p(1)}, next_attempt_at = NULL, updated_at = ${p(2)}
+     WHERE endpoint_id = ${p(3)} AND status = 'pending'`;
+  const params = [reason, sql.time(now), endpointId];
+  if (sql.postgres) {
+    return [
+      {
+        sql: `WITH dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING})) RETURNING id)
+          DELETE FROM ${PENDING} WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`,
+        params,
+      },
+    ];
+  }
+  return [
+    { sql: `${failed} AND id IN (SELECT delivery_id FROM ${PENDING})`, params },
+    {
+      sql: `DELETE FROM ${PENDING} WHERE delivery_id IN
+        (SELECT id FROM ${DELIVERIES} WHERE endpoint_id = ? AND status <> 'pending' AND id IN (SELECT delivery_id FROM ${PENDING}))`,
+      params: [endpointId],
+    },
+  ];
+}
 
 /**
  * Seed 4.2 rule 3: disabling (or deleting) an endpoint drops its pending retries. They become
  * failed at once, in the caller's transaction, and a job that later carries them finds nothing to
  * claim. A worker's claim (`locked_until`) is left in place: an attempt already on the wire still
- * reached the receiver, and the claim is how the worker records it on the delivery.
+ * reached the receiver, and the claim is how the worker records it on the delivery. A delivery
+ * published meanwhile, still pending, keeps its schedule and fails unsent when claimed.
  */
 export async function dropPendingRetries(
   manager: EntityManager,
   endpointId: string,
-  reason: 'endpoint_disabled' | 'endpoint_deleted',
+  reason: DropReason,
   now: Date,
 ): Promise<void> {
-  await manager
-    .createQueryBuilder()
-    .update(DeliveryEntity)
-    .set({ status: 'failed', error: reason, nextAttemptAt: null, updatedAt: now })
-    .where('endpoint_id = :endpointId', { endpointId })
-    .andWhere("status = 'pending'")
-    .execute();
+  for (const { sql, params } of dropStatements(new SqlDialect(manager.connection), endpointId, reason, now)) {
+    await manager.query(sql, params);
+  }
 }

@@ -3,6 +3,7 @@ import { generateId } from '../identifiers/generate-id.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
+const PENDING = 'interview_pending_deliveries';
 
 /** A statement and its bind values. */
 export interface Statement {
@@ -63,7 +64,7 @@ const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = 
  * some thousand pages (a new or quiet one, whose statistics predate the burst) finds scanning the
  * whole table cheaper, for every batch.
  */
-const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
+export const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile
@@ -86,9 +87,28 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
 };
 
 /**
+ * PostgreSQL: the schedule follows the deliveries the update changed (`updated`, as they are now):
+ * a finished delivery leaves it, one still pending is due at its new time. A delivery another
+ * claim holds now was not updated, and its schedule is left to that claim's record.
+ */
+const RESCHEDULED = `INSERT INTO ${PENDING} (delivery_id, next_attempt_at)
+   SELECT id, next_attempt_at FROM updated WHERE status = 'pending'
+   ON CONFLICT (delivery_id) DO UPDATE SET next_attempt_at = EXCLUDED.next_attempt_at`;
+const UNSCHEDULED = `DELETE FROM ${PENDING}
+   WHERE delivery_id = ANY(ARRAY(SELECT id FROM updated WHERE status <> 'pending'))`;
+
+/** SQLite, whose statements cannot read another's RETURNING: the batch's schedule made to match its deliveries. */
+const SCHEDULE_SYNCED_ON_SQLITE = {
+  unscheduled: `DELETE FROM ${PENDING} WHERE delivery_id IN
+     (SELECT id FROM ${DELIVERIES} WHERE id IN (SELECT id FROM o) AND status <> 'pending')`,
+  rescheduled: `INSERT OR REPLACE INTO ${PENDING} (delivery_id, next_attempt_at)
+     SELECT id, next_attempt_at FROM ${DELIVERIES} WHERE id IN (SELECT id FROM o) AND status = 'pending'`,
+};
+
+/**
  * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
  * one statement (atomic by itself, so no transaction round trips), whose update also names the
- * ids as a condition on the table (`BATCH_IDS`); on SQLite two or three.
+ * ids as a condition on the table (`BATCH_IDS`); on SQLite four or five.
  */
 export function recordStatements(
   sql: SqlDialect,
@@ -107,8 +127,11 @@ export function recordStatements(
       {
         sql: `WITH ${cte},
           recorded AS (${attemptsInsert(nowParam)}),
-          healed AS (${STREAKS_CLEARED})
-          ${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}`,
+          healed AS (${STREAKS_CLEARED}),
+          updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}
+            RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at),
+          rescheduled AS (${RESCHEDULED})
+          ${UNSCHEDULED}`,
         params: withNow,
       },
     ];
@@ -116,6 +139,8 @@ export function recordStatements(
   const statements = [
     { sql: `WITH ${cte} ${attemptsInsert('?')}`, params: withNow },
     { sql: `WITH ${cte} ${deliveriesUpdate('?')}`, params: withNow },
+    { sql: `WITH ${cte} ${SCHEDULE_SYNCED_ON_SQLITE.unscheduled}`, params },
+    { sql: `WITH ${cte} ${SCHEDULE_SYNCED_ON_SQLITE.rescheduled}`, params },
   ];
   if (outcomes.some((o) => o.attempted && o.status === 'succeeded')) {
     statements.push({ sql: `WITH ${cte} ${STREAKS_CLEARED}`, params });

@@ -1,6 +1,6 @@
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
-import type { Statement } from './outcome-statements.js';
+import { BATCH_IDS, type Statement } from './outcome-statements.js';
 
 const DELIVERIES = 'interview_webhook_deliveries';
 
@@ -13,7 +13,8 @@ const CLAIM_COLUMNS: readonly RowColumn[] = [
 /**
  * Extends claims to `lockedUntil` where the delivery is still pending under the same claim: never
  * one another worker has taken since, nor one whose outcome is recorded (the record clears the
- * stamp).
+ * stamp). On PostgreSQL the ids are also named as a condition on the table, as the record names
+ * them (`BATCH_IDS`), so that the claims are looked up by key.
  */
 export function renewalStatement(
   sql: SqlDialect,
@@ -30,7 +31,7 @@ export function renewalStatement(
   return {
     sql: `WITH ${cte} UPDATE ${DELIVERIES} SET locked_until = ${lease}
       FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.claimed_at = o.claim
-        AND ${DELIVERIES}.status = 'pending'`,
+        AND ${DELIVERIES}.status = 'pending'${sql.postgres ? ` AND ${BATCH_IDS}` : ''}`,
     params: [...params, sql.time(lockedUntil)],
   };
 }

@@ -33,7 +33,7 @@ const VALUE_COLUMNS: readonly RowColumn[] = [
 
 /**
  * Writes events and their pending deliveries atomically: on PostgreSQL in one statement (atomic by
- * itself, so no transaction round trips), on SQLite in two inside a transaction (a savepoint when
+ * itself, so no transaction round trips), on SQLite in three inside a transaction (a savepoint when
  * the manager already has one open).
  */
 export function writeToOutboxAtomically(
@@ -47,7 +47,8 @@ export function writeToOutboxAtomically(
 }
 
 /**
- * Writes events and their pending deliveries. On PostgreSQL that is one statement; on SQLite two,
+ * Writes events and their pending deliveries, each scheduled (PendingDeliveryEntity). On PostgreSQL
+ * that is one statement; on SQLite three,
  * which only `writeToOutboxAtomically` and a caller's open transaction make atomic.
  * The fan-out happens in the database: endpoints are never loaded into the process. Answers the
  * delivery ids by event id.
@@ -82,18 +83,30 @@ async function writeToOutbox(
     FROM v JOIN interview_webhook_endpoints e ON e.account_id = v.account_id AND e.livemode = v.livemode
     WHERE (v.endpoint_id IS NOT NULL AND e.id = v.endpoint_id)
        OR (v.endpoint_id IS NULL AND e.status = 'enabled' AND (e.enabled_events = '["*"]' OR ${contains}))
-    RETURNING id, event_id`;
+    RETURNING id, event_id, next_attempt_at`;
   const insertEvents = `INSERT INTO interview_events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
+  const schedule = (deliveries: string): string =>
+    `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at) SELECT id, next_attempt_at FROM ${deliveries}`;
 
   const created: { id: string; event_id: string }[] = sql.postgres
     ? await queryPrepared(
         manager,
-        `WITH ${values}, inserted AS (${insertEvents}) ${insertDeliveries}`,
+        `WITH ${values}, inserted AS (${insertEvents}), delivered AS (${insertDeliveries}),
+           scheduled AS (${schedule('delivered')})
+         SELECT id, event_id FROM delivered`,
         params,
       )
     : await (async () => {
         await manager.query(`WITH ${values} ${insertEvents}`, params);
-        return manager.query(`WITH ${values} ${insertDeliveries}`, params);
+        const rows: { id: string; event_id: string }[] = await manager.query(
+          `WITH ${values} ${insertDeliveries}`,
+          params,
+        );
+        await manager.query(
+          `WITH ${values} ${schedule('interview_webhook_deliveries WHERE event_id IN (SELECT id FROM v)')}`,
+          params,
+        );
+        return rows;
       })();
   const byEvent = new Map<string, string[]>(events.map((event) => [event.id, []]));
   for (const row of created) byEvent.get(row.event_id)?.push(row.id);

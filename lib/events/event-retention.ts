@@ -54,6 +54,10 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
         `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
         [cutoff],
       );
+      await manager.query(
+        `DELETE FROM interview_pending_deliveries WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
+        [cutoff],
+      );
       await manager.query(`DELETE FROM interview_webhook_deliveries WHERE event_id IN (${expired})`, [
         cutoff,
       ]);

@@ -9,6 +9,8 @@ import { InterviewApiFailingStreakPausePostgres1764100000000 } from './postgres/
 import { InterviewApiFailingStreakPauseSqlite1764100000000 } from './sqlite/1764100000000-InterviewApiFailingStreakPause.js';
 import { InterviewApiIdempotencyKeysPostgres1764200000000 } from './postgres/1764200000000-InterviewApiIdempotencyKeys.js';
 import { InterviewApiIdempotencyKeysSqlite1764200000000 } from './sqlite/1764200000000-InterviewApiIdempotencyKeys.js';
+import { InterviewApiPendingDeliveriesPostgres1764300000000 } from './postgres/1764300000000-InterviewApiPendingDeliveries.js';
+import { InterviewApiPendingDeliveriesSqlite1764300000000 } from './sqlite/1764300000000-InterviewApiPendingDeliveries.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -20,6 +22,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiClaimRenewalPostgres1764000000000,
   InterviewApiFailingStreakPausePostgres1764100000000,
   InterviewApiIdempotencyKeysPostgres1764200000000,
+  InterviewApiPendingDeliveriesPostgres1764300000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -29,6 +32,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiClaimRenewalSqlite1764000000000,
   InterviewApiFailingStreakPauseSqlite1764100000000,
   InterviewApiIdempotencyKeysSqlite1764200000000,
+  InterviewApiPendingDeliveriesSqlite1764300000000,
 ]);
 
 /** The database types the module ships migrations for. */

@@ -1,0 +1,26 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The pending deliveries' schedule in a table of its own (see the PostgreSQL migration of the same name). */
+export class InterviewApiPendingDeliveriesSqlite1764300000000 implements MigrationInterface {
+  name = 'InterviewApiPendingDeliveriesSqlite1764300000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      'CREATE TABLE "interview_pending_deliveries" ("delivery_id" varchar(40) PRIMARY KEY NOT NULL, "next_attempt_at" datetime NOT NULL)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX "idx_interview_pending_deliveries_due" ON "interview_pending_deliveries" ("next_attempt_at")',
+    );
+    await queryRunner.query(
+      `INSERT INTO "interview_pending_deliveries" ("delivery_id", "next_attempt_at") SELECT "id", COALESCE("next_attempt_at", "created_at") FROM "interview_webhook_deliveries" WHERE "status" = 'pending'`,
+    );
+    await queryRunner.query('DROP INDEX "idx_interview_deliveries_due"');
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE INDEX "idx_interview_deliveries_due" ON "interview_webhook_deliveries" ("next_attempt_at") WHERE status = 'pending'`,
+    );
+    await queryRunner.query('DROP TABLE "interview_pending_deliveries"');
+  }
+}

@@ -1,0 +1,157 @@
+import { DataSource } from 'typeorm';
+import { type ApiClient, apiClient, sleep } from './support/api-client.js';
+import { TestDatabase } from './support/database.js';
+import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
+import { eventually, OpenReceivers } from './support/receiver.js';
+import {
+  countQueueKeys,
+  createEndpoint,
+  deleteQueueKeys,
+  deliveryOf,
+  listAllDeliveries,
+  publishResults,
+  TEST_WEBHOOKS,
+} from './support/webhooks.js';
+
+/**
+ * The pending deliveries' schedule (interview_pending_deliveries) is what the sweeper and the drop
+ * of an endpoint's retries look through: a pending delivery missing from it would never be sent
+ * again once its queue job is lost, and a finished one left in it would be swept for nothing.
+ */
+let hosts: TestHost[] = [];
+const receivers = new OpenReceivers();
+async function boot(options: TestHostOptions): Promise<TestHost> {
+  const host = await createTestHost(options);
+  hosts.push(host);
+  return host;
+}
+afterEach(async () => {
+  const closing = hosts;
+  hosts = [];
+  for (const host of closing) await host.close();
+  await receivers.closeAll();
+});
+
+const ACCOUNT = 'acct_schedule';
+
+async function clientOf(host: TestHost): Promise<ApiClient> {
+  return apiClient(host, await host.createKey(ACCOUNT, 'test'));
+}
+
+interface ScheduleRow {
+  id: string;
+  status: string;
+  due: string | null;
+  scheduled: string | null;
+}
+
+/**
+ * Every delivery whose schedule disagrees with it: a pending one without its row or due at another
+ * time, or a finished one with a row; and rows of no delivery.
+ */
+async function scheduleMismatches(host: TestHost): Promise<ScheduleRow[]> {
+  const dataSource = host.app.get(DataSource);
+  const text = (column: string): string =>
+    dataSource.options.type === 'postgres' ? `CAST(${column} AS text)` : column;
+  const rows: ScheduleRow[] = await dataSource.query(
+    `SELECT d.id, d.status, ${text('d.next_attempt_at')} AS due, ${text('p.next_attempt_at')} AS scheduled
+     FROM interview_webhook_deliveries d LEFT JOIN interview_pending_deliveries p ON p.delivery_id = d.id
+     UNION ALL
+     SELECT p.delivery_id, 'none', NULL, ${text('p.next_attempt_at')} FROM interview_pending_deliveries p
+     WHERE NOT EXISTS (SELECT 1 FROM interview_webhook_deliveries d WHERE d.id = p.delivery_id)`,
+  );
+  return rows.filter((row) =>
+    row.status === 'pending' ? row.scheduled === null || row.scheduled !== row.due : row.scheduled !== null,
+  );
+}
+
+async function scheduledCount(host: TestHost): Promise<number> {
+  const [{ count }]: { count: number | string }[] = await host.app
+    .get(DataSource)
+    .query('SELECT COUNT(*) AS count FROM interview_pending_deliveries');
+  return Number(count);
+}
+
+describe('the pending deliveries schedule', () => {
+  it('holds exactly the pending deliveries, each at its due time, through sends, retries, replays, disables and deletes', async () => {
+    // Retries far enough apart to look at the schedule while they wait.
+    const host = await boot({ module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [60_000] } } });
+    const client = await clientOf(host);
+    const ok = await createEndpoint(client, (await receivers.start()).url);
+    const failing = await createEndpoint(
+      client,
+      (await receivers.start((_req, _i, res) => res.writeHead(500).end('down'))).url,
+    );
+    const gone = await createEndpoint(
+      client,
+      (await receivers.start((_req, _i, res) => res.writeHead(410).end('gone'))).url,
+    );
+    const toDelete = await createEndpoint(
+      client,
+      (await receivers.start((_req, _i, res) => res.writeHead(503).end('busy'))).url,
+    );
+    await publishResults(host, ACCOUNT, 5);
+    expect(await scheduledCount(host)).toBeGreaterThan(0);
+
+    await eventually(async () => {
+      const [sent, retrying, refused, waiting] = await Promise.all(
+        [ok, failing, gone, toDelete].map((endpoint) => listAllDeliveries(client, endpoint.id)),
+      );
+      return sent.every((d) => d.status === 'succeeded') &&
+        [...retrying, ...waiting].every((d) => d.status === 'pending' && d.attempt === 1) &&
+        refused.every((d) => d.status === 'failed')
+        ? true
+        : undefined;
+    });
+    // The retries wait in the schedule, due when the deliveries say.
+    expect(await scheduledCount(host)).toBe(10);
+    expect(await scheduleMismatches(host)).toEqual([]);
+
+    const replayed = await client.post(
+      `/v1/webhook_endpoints/${ok.id}/deliveries/${(await listAllDeliveries(client, ok.id))[0].id}/replay`,
+    );
+    expect(replayed.status).toBe(201);
+    expect((await client.post(`/v1/webhook_endpoints/${ok.id}/test`)).status).toBe(201);
+    await deliveryOf(client, ok.id, replayed.body.event_id as string, (d) => d.status === 'succeeded');
+    await eventually(async () =>
+      (await listAllDeliveries(client, ok.id)).every((d) => d.status === 'succeeded') ? true : undefined,
+    );
+
+    expect((await client.patch(`/v1/webhook_endpoints/${failing.id}`, { disabled: true })).status).toBe(200);
+    expect((await client.delete(`/v1/webhook_endpoints/${toDelete.id}`)).status).toBe(200);
+    expect(await scheduledCount(host)).toBe(0);
+    expect(await scheduleMismatches(host)).toEqual([]);
+  });
+
+  it('sends a retry whose queued job Redis lost, once the sweeper finds it in the schedule', async () => {
+    const db = await TestDatabase.create();
+    const webhooks = { ...TEST_WEBHOOKS, retryScheduleMs: [500] };
+    const first = await boot({ db, keepDatabase: true, module: { webhooks } });
+    const receiver = await receivers.start((_req, index, res) =>
+      res.writeHead(index === 0 ? 500 : 200).end(index === 0 ? 'down' : 'ok'),
+    );
+    const key = await first.createKey(ACCOUNT, 'test');
+    const endpoint = await createEndpoint(apiClient(first, key), receiver.url);
+    const [event] = await publishResults(first, ACCOUNT, 1);
+    const client = apiClient(first, key);
+    await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1 && d.status === 'pending');
+
+    // The worker goes, and Redis loses the retry's delayed job.
+    hosts = hosts.filter((host) => host !== first);
+    await first.close();
+    expect(await deleteQueueKeys(db.name)).toBeGreaterThan(0);
+    expect(await countQueueKeys(db.name)).toBe(0);
+    await sleep(600);
+    expect(receiver.requests).toHaveLength(1);
+
+    const second = await boot({ db, module: { webhooks: { ...webhooks, sweepIntervalMs: 300 } } });
+    const delivery = await deliveryOf(
+      apiClient(second, key),
+      endpoint.id,
+      event.id,
+      (d) => d.status === 'succeeded',
+    );
+    expect(delivery.attempt).toBe(2);
+    expect(receiver.requests).toHaveLength(2);
+  });
+});
