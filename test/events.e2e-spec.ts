@@ -1,10 +1,18 @@
 import { DataSource, In } from 'typeorm';
-import { AttemptEntity, DeliveryEntity, EventEntity, EventPublisher, type ApiEvent } from '../lib/index.js';
+import {
+  AttemptEntity,
+  DeliveryEntity,
+  EventEntity,
+  EventPublisher,
+  PendingDeliveryEntity,
+  type ApiEvent,
+} from '../lib/index.js';
 import { EventRetention } from '../lib/events/event-retention.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually, Receiver } from './support/receiver.js';
+import { TEST_WEBHOOKS } from './support/webhooks.js';
 
 const API_VERSION = '2025-06-01';
 const EVENT_FIELDS = ['id', 'object', 'type', 'api_version', 'livemode', 'created_at', 'data'];
@@ -290,20 +298,31 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
   describe('retention (eventRetentionMs)', () => {
     let short: TestHost;
     let hook: Receiver;
+    let failing: Receiver;
 
     beforeAll(async () => {
-      short = await createTestHost({ module: { eventRetentionMs: 1000 } });
+      // Retries far apart: a delivery to the failing endpoint is still pending when purged.
+      short = await createTestHost({
+        module: { eventRetentionMs: 1000, webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [60_000] } },
+      });
       hook = await Receiver.start();
+      failing = await Receiver.start((_req, _i, res) => res.writeHead(500).end('down'));
     });
     afterAll(async () => {
       await short.close();
       await hook.close();
+      await failing.close();
     });
 
     it('hides an expired event from list and retrieve; purge() deletes it with its deliveries', async () => {
       const api = apiClient(short, await short.createKey('acct_ret', 'test'));
       const created = await api.post('/v1/webhook_endpoints', { url: hook.url, enabled_events: ['*'] });
       expect(created.status).toBe(201);
+      const failingEndpoint = await api.post('/v1/webhook_endpoints', {
+        url: failing.url,
+        enabled_events: ['*'],
+      });
+      expect(failingEndpoint.status).toBe(201);
       const shortPublisher = short.app.get(EventPublisher);
       const old = await shortPublisher.publish({
         accountId: 'acct_ret',
@@ -314,13 +333,19 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
       await hook.waitFor(1);
       const dataSource = short.app.get(DataSource);
       const deliveries = dataSource.getRepository(DeliveryEntity);
+      // One sent, one waiting for its retry in the pending deliveries' schedule.
       const oldDeliveries = await eventually(async () => {
         const rows = await deliveries.findBy({ eventId: old.id });
-        return rows.length === 1 && rows[0].status === 'succeeded' ? rows : undefined;
+        const statuses = rows.map((row) => `${row.status}/${row.attempt}`).sort();
+        return statuses.join() === 'pending/1,succeeded/1' ? rows : undefined;
       });
-      expect(await dataSource.getRepository(AttemptEntity).countBy({ deliveryId: oldDeliveries[0].id })).toBe(
-        1,
-      );
+      expect(
+        await dataSource
+          .getRepository(AttemptEntity)
+          .countBy({ deliveryId: In(oldDeliveries.map((d) => d.id)) }),
+      ).toBe(2);
+      const schedule = dataSource.getRepository(PendingDeliveryEntity);
+      expect(await schedule.countBy({ deliveryId: In(oldDeliveries.map((d) => d.id)) })).toBe(1);
       expect((await api.get(`/v1/events/${old.id}`)).status).toBe(200);
 
       // Past the retention horizon, the event is gone from the API even before any purge.
@@ -344,9 +369,10 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
           .getRepository(AttemptEntity)
           .countBy({ deliveryId: In(oldDeliveries.map((d) => d.id)) }),
       ).toBe(0);
-      // The young event and its delivery stay.
+      expect(await schedule.countBy({ deliveryId: In(oldDeliveries.map((d) => d.id)) })).toBe(0);
+      // The young event and its deliveries stay.
       expect(await dataSource.getRepository(EventEntity).countBy({ id: fresh.id })).toBe(1);
-      expect(await deliveries.countBy({ eventId: fresh.id })).toBe(1);
+      expect(await deliveries.countBy({ eventId: fresh.id })).toBe(2);
       expect((await api.get(`/v1/events/${fresh.id}`)).status).toBe(200);
     });
   });
