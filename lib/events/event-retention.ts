@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { every } from '../clock/every.js';
 import { SqlDialect } from '../database/sql-dialect.js';
+import { idTimePrefix } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 
@@ -44,11 +45,16 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** Deletes expired events with their deliveries and attempts; answers how many events went. */
+  /**
+   * Deletes expired events with their deliveries and attempts; answers how many events went. An
+   * event's id begins with its creation time and ids sort by it, so the expired events are the ids
+   * below the horizon's time prefix: a range of the primary key, which spares every publish an
+   * index on the creation time.
+   */
   async purge(): Promise<number> {
-    const cutoff = this.sql.time(this.horizon());
+    const cutoff = idTimePrefix('evt', this.horizon());
     const p = this.sql.param(1);
-    const expired = `SELECT id FROM interview_events WHERE created_at < ${p}`;
+    const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
         `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
@@ -62,10 +68,10 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
         cutoff,
       ]);
       const [{ count }] = (await manager.query(
-        `SELECT COUNT(*) AS count FROM interview_events WHERE created_at < ${p}`,
+        `SELECT COUNT(*) AS count FROM interview_events WHERE id < ${p}`,
         [cutoff],
       )) as { count: number | string }[];
-      await manager.query(`DELETE FROM interview_events WHERE created_at < ${p}`, [cutoff]);
+      await manager.query(`DELETE FROM interview_events WHERE id < ${p}`, [cutoff]);
       return Number(count);
     });
   }

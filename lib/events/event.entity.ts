@@ -2,7 +2,6 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'interview_events' })
 @Index('idx_interview_events_list', ['accountId', 'livemode', 'createdAt', 'id'])
-@Index('idx_interview_events_created', ['createdAt'])
 export class EventEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;

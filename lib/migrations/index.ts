@@ -11,6 +11,8 @@ import { InterviewApiIdempotencyKeysPostgres1764200000000 } from './postgres/176
 import { InterviewApiIdempotencyKeysSqlite1764200000000 } from './sqlite/1764200000000-InterviewApiIdempotencyKeys.js';
 import { InterviewApiPendingDeliveriesPostgres1764300000000 } from './postgres/1764300000000-InterviewApiPendingDeliveries.js';
 import { InterviewApiPendingDeliveriesSqlite1764300000000 } from './sqlite/1764300000000-InterviewApiPendingDeliveries.js';
+import { InterviewApiEventRetentionByKeyPostgres1764400000000 } from './postgres/1764400000000-InterviewApiEventRetentionByKey.js';
+import { InterviewApiEventRetentionByKeySqlite1764400000000 } from './sqlite/1764400000000-InterviewApiEventRetentionByKey.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -23,6 +25,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiFailingStreakPausePostgres1764100000000,
   InterviewApiIdempotencyKeysPostgres1764200000000,
   InterviewApiPendingDeliveriesPostgres1764300000000,
+  InterviewApiEventRetentionByKeyPostgres1764400000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -33,6 +36,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiFailingStreakPauseSqlite1764100000000,
   InterviewApiIdempotencyKeysSqlite1764200000000,
   InterviewApiPendingDeliveriesSqlite1764300000000,
+  InterviewApiEventRetentionByKeySqlite1764400000000,
 ]);
 
 /** The database types the module ships migrations for. */
