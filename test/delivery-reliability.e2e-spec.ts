@@ -416,8 +416,23 @@ describe('a receiver that never answers', () => {
         Date.parse(delivery.next_attempt_at) > publishedAt + webhooks.timeoutMs,
     );
     expect(givenBack.length).toBeGreaterThanOrEqual(30 - 16);
-    // They come back one at a time, at the pace the endpoint sends at, not all at once.
-    expect(new Set(givenBack.map((delivery) => delivery.next_attempt_at)).size).toBe(givenBack.length);
+    await silent.close();
+  });
+
+  it('does not put off a burst to a fast endpoint at the pace of a send that would take the whole deadline', async () => {
+    // Two send slots; the silent endpoint holds one of them for 3 s at a time.
+    const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000 };
+    const { host, silent, prompt, client, answered } = await silentBesidePrompt(webhooks);
+    await publishResults(host, ACCOUNT, 2, 'result.ready');
+    await silent.waitFor(1);
+
+    // The fast endpoint may hold 16 (one slot, 16 per slot) before any of its sends has ended; it
+    // gives the rest back. Paced as if each send took the 3 s deadline they would come back one
+    // every 3 s (the last after 10 minutes); they come back after one deadline, by when its
+    // first sends have shown how fast it answers, and go out at that pace.
+    const events = await publishResults(host, ACCOUNT, 200, 'session.completed');
+    await allDeliveries(client, answered.id, 200, succeeded, 20_000);
+    expectEachEventOnce(prompt, events);
     await silent.close();
   });
 

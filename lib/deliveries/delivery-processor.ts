@@ -218,7 +218,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
    * A delivery its endpoint has no room for here (more held than its share of the send slots): its
    * claim is given back unsent, its attempt not counted, and it is due again once the endpoint's
    * sends held here have drained, after those given back before it, one per send at the
-   * endpoint's pace.
+   * endpoint's pace (within one deadline while none of its sends has ended here).
    */
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
     const now = this.clock.now().getTime();

@@ -101,6 +101,34 @@ describe('FairSendScheduler', () => {
     expect(started).toEqual(['a0', 'b0', 'a1']);
   });
 
+  it('paces an endpoint by its sends once one has ended, not by the deadline', async () => {
+    const scheduler = new FairSendScheduler(2, 2, 60_000);
+    const { send } = recorder(scheduler);
+    const slow = pending();
+    void send('whk_a', 'a0', Promise.resolve('ok'));
+    void send('whk_a', 'a1', slow.promise);
+    await tick();
+    await tick();
+    const { intervalMs, drainMs } = scheduler.pace('whk_a', 10_000);
+    // One send ended at once: sends of a few milliseconds, against a deadline of 10 s.
+    expect(drainMs).toBeLessThan(100);
+    expect(intervalMs).toBeLessThan(50);
+    slow.resolve('ok');
+  });
+
+  it("remembers an endpoint's pace after it gave up its share, for its next burst", async () => {
+    const scheduler = new FairSendScheduler(2, 2, 60_000);
+    const { send } = recorder(scheduler);
+    await send('whk_a', 'a0', Promise.resolve('ok'));
+    // Idle for longer than it keeps its share: its lane goes.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    void send('whk_a', 'a1');
+    expect(scheduler.pace('whk_a', 10_000).drainMs).toBeLessThan(100);
+    void send('whk_b', 'b0');
+    expect(scheduler.pace('whk_b', 10_000)).toEqual({ intervalMs: 0, drainMs: 10_000 });
+    scheduler.close();
+  });
+
   it('admits up to its share of held sends, and gives back the newest when a new endpoint shrinks it', async () => {
     const scheduler = new FairSendScheduler(2, 2, 60_000);
     const { started, send } = recorder(scheduler);
@@ -113,7 +141,8 @@ describe('FairSendScheduler', () => {
     }
     // Share 2 of 2 slots, 2 held per slot.
     expect(admitted).toBe(4);
-    expect(scheduler.pace('whk_a', 1000)).toEqual({ intervalMs: 500, drainMs: 3000 });
+    // No send of whk_a has ended: its pace is unknown, and what it gives back is due within a deadline.
+    expect(scheduler.pace('whk_a', 1000)).toEqual({ intervalMs: 0, drainMs: 1000 });
     void send('whk_b', 'b0');
     // Share 1 now: whk_a may hold 2, its two running; the two waiting are given back, unsent.
     await expect(turns[2]).resolves.toEqual({ ran: false });

@@ -22,6 +22,8 @@ const MIN_ROUNDS = 2;
  * leave them all to a slow endpoint that would hold them for a whole deadline.
  */
 const IDLE_SHARE_MS = 1000;
+/** Endpoints whose pace is remembered after they give up their share. */
+const REMEMBERED_PACES = 10_000;
 
 /** One endpoint's sends in this process: those waiting for their turn, in order, and those running. */
 class Lane {
@@ -61,6 +63,11 @@ export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
   private readonly ready = new MinHeap<Lane>();
   private readonly capped = new Set<Lane>();
+  /**
+   * The typical send duration of endpoints that gave up their share, oldest first: a burst after a
+   * pause starts at the pace already seen rather than at an unknown one.
+   */
+  private readonly paces = new Map<string, number>();
   private inFlight = 0;
   private seq = 0;
   private share: number;
@@ -102,14 +109,18 @@ export class FairSendScheduler {
 
   /**
    * The pace of an endpoint's sends here: one per `intervalMs` at its share and typical send
-   * duration (`fallbackMs` until one has ended), and how long those it holds take to drain.
+   * duration, and how long those it holds take to drain. Until one of its sends has ended here the
+   * pace is unknown, and the answer is one deadline (`deadlineMs`) to drain and no interval: by then
+   * its first sends have ended and told its pace. Taking every unknown send to last the whole
+   * deadline instead put a burst to a fast endpoint off by minutes.
    */
-  pace(endpointId: string, fallbackMs: number): { intervalMs: number; drainMs: number } {
+  pace(endpointId: string, deadlineMs: number): { intervalMs: number; drainMs: number } {
     const lane = this.lanes.get(endpointId);
-    const typicalMs = lane?.typicalMs ?? fallbackMs;
+    if (lane === undefined) return { intervalMs: 0, drainMs: 0 };
+    if (lane.typicalMs === null) return { intervalMs: 0, drainMs: deadlineMs };
     return {
-      intervalMs: typicalMs / this.share,
-      drainMs: lane === undefined ? 0 : Math.ceil((lane.queued + 1) / this.share) * typicalMs,
+      intervalMs: lane.typicalMs / this.share,
+      drainMs: Math.ceil((lane.queued + 1) / this.share) * lane.typicalMs,
     };
   }
 
@@ -128,11 +139,18 @@ export class FairSendScheduler {
     let lane = this.lanes.get(endpointId);
     if (lane === undefined) {
       lane = new Lane(endpointId);
+      lane.typicalMs = this.paces.get(endpointId) ?? null;
+      this.paces.delete(endpointId);
       this.lanes.set(endpointId, lane);
       this.reshare();
     }
     lane.emptySince = null;
     return lane;
+  }
+
+  private remember(endpointId: string, typicalMs: number): void {
+    this.paces.set(endpointId, typicalMs);
+    if (this.paces.size > REMEMBERED_PACES) this.paces.delete(this.paces.keys().next().value as string);
   }
 
   /** Endpoints that have had nothing to send for IDLE_SHARE_MS (checked as often) give up their share. */
@@ -142,6 +160,7 @@ export class FairSendScheduler {
     for (const lane of this.lanes.values()) {
       if (lane.emptySince !== null && now - lane.emptySince >= IDLE_SHARE_MS) {
         this.lanes.delete(lane.id);
+        if (lane.typicalMs !== null) this.remember(lane.id, lane.typicalMs);
         forgotten = true;
       }
     }
