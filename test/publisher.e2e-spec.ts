@@ -150,6 +150,27 @@ describe('EventPublisher.publish (DECISIONS.md, Events)', () => {
     });
   });
 
+  describe('many at once', () => {
+    it('stores 1,000 events published concurrently, each with its delivery (SQLite has one connection for all)', async () => {
+      const { id, api } = await freshAccount();
+      const hook = await Receiver.start();
+      try {
+        const endpoint = await createEndpoint(api, hook.url, ['*']);
+        const events = await Promise.all(
+          Array.from({ length: 1_000 }, (_, i) =>
+            publisher.publish({ ...input(id), data: { id: `res_many_${i}`, object: 'result' } }),
+          ),
+        );
+        expect(new Set(events.map((event) => event.id)).size).toBe(1_000);
+        const stored = await dataSource.getRepository(DeliveryEntity).findBy({ endpointId: endpoint });
+        expect(new Set(stored.map((delivery) => delivery.eventId))).toEqual(new Set(events.map((e) => e.id)));
+        await hook.waitFor(1_000, 30_000);
+      } finally {
+        await hook.close();
+      }
+    });
+  });
+
   describe('what it answers', () => {
     it('answers the stored event exactly as GET /v1/events/:id returns it', async () => {
       const { id, api } = await freshAccount();

@@ -18,6 +18,7 @@ import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryEntity } from './delivery.entity.js';
 import { type DeliveryView, toDeliveryView } from './delivery.view.js';
 import { PendingDeliveryEntity } from './pending-delivery.entity.js';
+import { inTransaction } from '../database/serialized-transaction.js';
 
 const STATUSES = ['pending', 'succeeded', 'failed'];
 
@@ -85,7 +86,7 @@ export class DeliveriesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource.manager, async (manager) => {
       await manager.getRepository(DeliveryEntity).insert(replay);
       await manager
         .getRepository(PendingDeliveryEntity)

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../database/prepared-statement.js';
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
+import { inTransaction } from '../database/serialized-transaction.js';
 
 /** An event row to store, and where it goes. */
 export interface OutboxEvent {
@@ -43,7 +44,7 @@ export function writeToOutboxAtomically(
 ): Promise<Map<string, string[]>> {
   return sql.postgres
     ? writeToOutbox(manager, sql, events)
-    : manager.transaction((tx) => writeToOutbox(tx, sql, events));
+    : inTransaction(manager, (tx) => writeToOutbox(tx, sql, events));
 }
 
 /**

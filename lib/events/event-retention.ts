@@ -13,6 +13,7 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { inTransaction } from '../database/serialized-transaction.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
 
@@ -55,7 +56,7 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     const cutoff = idTimePrefix('evt', this.horizon());
     const p = this.sql.param(1);
     const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource.manager, async (manager) => {
       await manager.query(
         `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
         [cutoff],

@@ -19,6 +19,7 @@ import { generateWebhookSecret } from '../signing/index.js';
 import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
+import { inTransaction } from '../database/serialized-transaction.js';
 
 /**
  * A change to what a send uses (secret, URL, disabled, deleted) answers once no worker can still
@@ -102,7 +103,7 @@ export class WebhookEndpointsService {
     changes.updatedAt = now;
     // Only the changed columns are written: saving the whole row read above would put back a
     // secret that a concurrent rotate_secret has just replaced (or a worker's failing_since).
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource.manager, async (manager) => {
       await manager.getRepository(WebhookEndpointEntity).update({ id: endpoint.id }, changes);
       if (disabling) await dropPendingRetries(manager, endpoint.id, 'endpoint_disabled', now);
     });
@@ -115,7 +116,7 @@ export class WebhookEndpointsService {
     id: string,
   ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
     const endpoint = await this.find(key, id);
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource.manager, async (manager) => {
       await dropPendingRetries(manager, endpoint.id, 'endpoint_deleted', this.clock.now());
       await manager.getRepository(WebhookEndpointEntity).delete({ id: endpoint.id });
     });
