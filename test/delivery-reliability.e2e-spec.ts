@@ -4,10 +4,10 @@ import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
-import { Clock } from '../lib/clock/clock.js';
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
+import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
 import { eventually, OpenReceivers, Receiver } from './support/receiver.js';
@@ -201,17 +201,6 @@ async function startWorkerProcess(db: TestDatabase, webhooks: object): Promise<C
     child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
   });
   return child;
-}
-
-/** A clock `aheadMs` in the future. */
-class ClockAhead extends Clock {
-  constructor(private readonly aheadMs: number) {
-    super();
-  }
-
-  override now(): Date {
-    return new Date(Date.now() + this.aheadMs);
-  }
 }
 
 describe('a worker shut down while deliveries wait for a send slot', () => {

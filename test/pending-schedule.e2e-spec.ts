@@ -1,9 +1,13 @@
 import { DataSource } from 'typeorm';
+import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
+import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
+import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
 import { eventually, OpenReceivers } from './support/receiver.js';
 import {
+  countByWebhookId,
   countQueueKeys,
   createEndpoint,
   deleteQueueKeys,
@@ -153,5 +157,60 @@ describe('the pending deliveries schedule', () => {
     );
     expect(delivery.attempt).toBe(2);
     expect(receiver.requests).toHaveLength(2);
+  });
+});
+
+describe('a sweep', () => {
+  // Jobs of 10 deliveries: a sweep's page is 50 jobs' worth, 500 deliveries.
+  const webhooks = { ...TEST_WEBHOOKS, batchSize: 10, sweepIntervalMs: 60_000 };
+  const EVENTS = 1_200;
+
+  /** A host on `db` that publishes EVENTS to one endpoint and sends nothing; and a receiver. */
+  async function backlog(db: TestDatabase) {
+    const api = await boot({ db, keepDatabase: true, module: { worker: false, webhooks } });
+    const receiver = await receivers.start();
+    const key = await api.createKey(ACCOUNT, 'test');
+    await createEndpoint(apiClient(api, key), receiver.url);
+    await publishResults(api, ACCOUNT, EVENTS);
+    await eventually(async () => ((await queuedIds(api)).length === EVENTS ? true : undefined));
+    return { receiver };
+  }
+
+  /** The delivery ids the queue's waiting jobs carry. */
+  async function queuedIds(host: TestHost): Promise<string[]> {
+    const jobs = await host.app.get(DeliveryQueue).queue.getWaiting(0, -1);
+    return jobs.flatMap((job) => job.data.ids);
+  }
+
+  /** A host whose clock is past every delivery's due time and the sweep interval; it sends nothing. */
+  const sweeperOn = (db: TestDatabase): Promise<TestHost> =>
+    boot({ db, keepDatabase: true, module: { worker: false, webhooks }, clock: new ClockAhead(120_000) });
+
+  it('queues the whole backlog again at once when Redis has lost it, page after page', async () => {
+    const db = await TestDatabase.create();
+    const { receiver } = await backlog(db);
+    expect(await deleteQueueKeys(db.name)).toBeGreaterThan(0);
+
+    const sweeper = await sweeperOn(db);
+    expect(await sweeper.app.get(DeliverySweeper).sweep()).toBe(EVENTS);
+    const queued = await queuedIds(sweeper);
+    expect(queued).toHaveLength(EVENTS);
+    expect(new Set(queued).size).toBe(EVENTS);
+
+    // A worker (which does not sweep in this test) sends each of them once.
+    await boot({ db, module: { webhooks } });
+    await receiver.waitFor(EVENTS, 30_000);
+    await sleep(300);
+    const counts = countByWebhookId(receiver.requests);
+    expect(counts.size).toBe(EVENTS);
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('takes one page while the queue could still be carrying the overdue deliveries', async () => {
+    const db = await TestDatabase.create();
+    await backlog(db);
+    const sweeper = await sweeperOn(db);
+    expect(await sweeper.app.get(DeliverySweeper).sweep()).toBe(500);
+    expect(await queuedIds(sweeper)).toHaveLength(EVENTS + 500);
   });
 });

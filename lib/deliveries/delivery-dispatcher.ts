@@ -54,8 +54,8 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     else this.timer = setTimeout(() => void this.flush(), wait);
   }
 
-  /** Sends what is buffered now; resolves when the queue has it (or has refused it). */
-  async flush(): Promise<void> {
+  /** Sends what is buffered now; resolves when the queue has it (true) or has refused it (false). */
+  async flush(): Promise<boolean> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const buffered = this.buffer;
@@ -69,11 +69,14 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
         batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - now });
       }
     }
-    if (batches.length === 0) return;
+    if (batches.length === 0) return true;
     const added = this.queue.add(batches);
     this.inFlight.add(added);
-    await added;
-    this.inFlight.delete(added);
+    try {
+      return await added;
+    } finally {
+      this.inFlight.delete(added);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

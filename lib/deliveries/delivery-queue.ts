@@ -66,6 +66,15 @@ export class DeliveryQueue implements OnApplicationShutdown {
     }
   }
 
+  /** How many jobs wait to be taken now; null when Redis does not answer in time. */
+  async waitingJobs(): Promise<number | null> {
+    try {
+      return await answerWithin(this.queue.getWaitingCount(), ADD_TIMEOUT_MS);
+    } catch {
+      return null;
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close().catch(() => undefined);
     this.connection.disconnect();

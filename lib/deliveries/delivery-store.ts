@@ -10,6 +10,7 @@ import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed
 import type { FailingStreakRule } from './failing-streak.js';
 import { recordStatements, type Statement } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
+import { inTransaction } from '../database/serialized-transaction.js';
 
 /** An endpoint the engine disabled, and why (its `disabled_reason`). */
 export interface DisabledEndpoint {
@@ -44,19 +45,42 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`;
 
+/** Where a sweep has got to in the schedule: the last row it took, as the database gave it. */
+export interface SweepPosition {
+  due: Date | string;
+  id: string;
+}
+
+/** An overdue delivery as the sweeper finds it, with its place in the schedule. */
+export interface OverdueDelivery {
+  id: string;
+  due: Date | string;
+}
+
 /**
- * The sweeper's look-up: the schedule's overdue rows in due order, each checked on its delivery in
- * a correlated subquery, which both databases run as a look-up by key for each row (as a join,
- * PostgreSQL may scan every delivery ever sent).
+ * The sweeper's look-up: the schedule's overdue rows in due order (after `after`, when a sweep
+ * goes on from an earlier page), each checked on its delivery in a correlated subquery, which
+ * both databases run as a look-up by key for each row (as a join, PostgreSQL may scan every
+ * delivery ever sent).
  */
-export function overdueStatement(sql: SqlDialect, before: Date, now: Date, limit: number): Statement {
+export function overdueStatement(
+  sql: SqlDialect,
+  before: Date,
+  now: Date,
+  limit: number,
+  after: SweepPosition | null = null,
+): Statement {
+  const p = (n: number): string => sql.param(n);
+  const params: unknown[] = [sql.time(before), sql.time(before), sql.time(now)];
+  if (after) params.push(after.due, after.due, after.id);
   return {
-    sql: `SELECT p.delivery_id AS id FROM ${PENDING} p
-      WHERE p.next_attempt_at <= ${sql.param(1)}
+    sql: `SELECT p.delivery_id AS id, p.next_attempt_at AS due FROM ${PENDING} p
+      WHERE p.next_attempt_at <= ${p(1)}
         AND (SELECT 1 FROM ${DELIVERIES} d WHERE d.id = p.delivery_id AND d.status = 'pending'
-             AND d.next_attempt_at <= ${sql.param(2)} AND (d.locked_until IS NULL OR d.locked_until < ${sql.param(3)})) = 1
-      ORDER BY p.next_attempt_at LIMIT ${Number(limit)}`,
-    params: [sql.time(before), sql.time(before), sql.time(now)],
+             AND d.next_attempt_at <= ${p(2)} AND (d.locked_until IS NULL OR d.locked_until < ${p(3)})) = 1
+        ${after ? `AND (p.next_attempt_at > ${p(4)} OR (p.next_attempt_at = ${p(5)} AND p.delivery_id > ${p(6)}))` : ''}
+      ORDER BY p.next_attempt_at, p.delivery_id LIMIT ${Number(limit)}`,
+    params,
   };
 }
 
@@ -181,7 +205,7 @@ export class DeliveryStore {
       await queryPrepared(this.dataSource.manager, statements[0].sql, statements[0].params);
       return [];
     }
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource.manager, async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.params);
       return [
         ...(await this.disableGoneEndpoints(manager, outcomes, now)),
@@ -201,9 +225,17 @@ export class DeliveryStore {
     else await this.dataSource.query(sql, params);
   }
 
-  /** Pending deliveries that are overdue and held by nobody: work whose queue job was lost. */
-  async overdue(before: Date, now: Date, limit: number): Promise<{ id: string }[]> {
-    const { sql, params } = overdueStatement(this.sql, before, now, limit);
+  /**
+   * Pending deliveries that are overdue and held by nobody: work whose queue job was lost (or,
+   * under a backlog, is still waiting in the queue). Up to `limit`, after `after`.
+   */
+  async overdue(
+    before: Date,
+    now: Date,
+    limit: number,
+    after: SweepPosition | null = null,
+  ): Promise<OverdueDelivery[]> {
+    const { sql, params } = overdueStatement(this.sql, before, now, limit, after);
     return this.dataSource.query(sql, params);
   }
 

@@ -9,15 +9,25 @@ import { Clock } from '../clock/clock.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
-import { DeliveryStore } from './delivery-store.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveryStore, type SweepPosition } from './delivery-store.js';
 
-const SWEEP_LIMIT = 10_000;
+/** A page of a sweep holds this many queue jobs' worth of deliveries (10,000 by default). */
+const JOBS_PER_PAGE = 50;
+/** The most pages one sweep takes: a million deliveries by default. */
+const MAX_PAGES = 100;
 
 /**
  * The outbox's safety net. The database, not Redis, is the source of truth: a pending delivery
  * that is overdue and claimed by nobody has lost its job (Redis flushed, restarted or down at
  * publish time, a worker killed), so it is queued again. A duplicate job is harmless: it finds
  * nothing to claim.
+ *
+ * A sweep takes a page of the oldest overdue deliveries, and goes on page after page while the
+ * queue, as it was before the sweep, cannot be carrying what it has found: after a flush of Redis
+ * the whole backlog goes back at once rather than a page per interval. A queue whose waiting jobs
+ * could hold them all is a backlog, not a loss, and gets one page, which bounds the duplicates a
+ * sweep adds to a busy queue.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,6 +38,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly store: DeliveryStore,
     private readonly dispatcher: DeliveryDispatcher,
+    private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {}
@@ -49,12 +60,23 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
       const now = this.clock.now();
       // Younger deliveries may still be waiting in a healthy queue.
       const before = new Date(now.getTime() - this.options.webhooks.sweepIntervalMs);
-      const lost = await this.store.overdue(before, now, SWEEP_LIMIT);
-      if (lost.length === 0) return 0;
-      this.dispatcher.dispatch(lost.map(({ id }) => ({ id, nextAttemptAt: null })));
-      await this.dispatcher.flush();
-      this.logger.log(`Sweeper queued ${lost.length} overdue deliveries again.`);
-      return lost.length;
+      const { batchSize } = this.options.webhooks;
+      const pageSize = batchSize * JOBS_PER_PAGE;
+      // Unknown when Redis does not answer: then as if it carried everything (one page).
+      const carried = ((await this.queue.waitingJobs()) ?? Infinity) * batchSize;
+      let swept = 0;
+      let after: SweepPosition | null = null;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const lost = await this.store.overdue(before, now, pageSize, after);
+        if (lost.length === 0) break;
+        this.dispatcher.dispatch(lost.map(({ id }) => ({ id, nextAttemptAt: null })));
+        const queued = await this.dispatcher.flush();
+        swept += lost.length;
+        if (!queued || lost.length < pageSize || swept <= carried) break;
+        after = lost[lost.length - 1];
+      }
+      if (swept > 0) this.logger.log(`Sweeper queued ${swept} overdue deliveries again.`);
+      return swept;
     } catch (error) {
       this.logger.warn(`Sweep failed: ${String(error)}`);
       return 0;
