@@ -9,7 +9,7 @@ import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
-import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
+import { createTestHost, OpenHosts, type TestHost, type TestHostOptions } from './support/host-app.js';
 import { eventually, OpenReceivers, Receiver } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
 import {
@@ -25,26 +25,12 @@ import {
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
 
-/**
- * Hosts and receivers of the running test. Hosts close in the order they started: the ones that
- * share a database start with keepDatabase, and the last one, which drops it, closes last.
- */
-let hosts: TestHost[] = [];
+/** Hosts and receivers of the running test. */
+const hosts = new OpenHosts();
 const receivers = new OpenReceivers();
-async function boot(options: TestHostOptions): Promise<TestHost> {
-  const host = await createTestHost(options);
-  hosts.push(host);
-  return host;
-}
-/** Closes a host before its test ends (it must have kept its database). */
-async function closeNow(host: TestHost): Promise<void> {
-  await host.close();
-  hosts = hosts.filter((open) => open !== host);
-}
+const boot = (options: TestHostOptions): Promise<TestHost> => hosts.start(options);
 afterEach(async () => {
-  const closing = hosts;
-  hosts = [];
-  for (const host of closing) await host.close();
+  await hosts.closeAll();
   await receivers.closeAll();
 });
 
@@ -220,7 +206,7 @@ describe('a worker shut down while deliveries wait for a send slot', () => {
     await receiver.waitFor(1);
     await eventually(async () => (await deliveries.count({ where: { lockedUntil: Not(IsNull()) } })) === 10);
 
-    await closeNow(first);
+    await hosts.closeNow(first);
     // Shutdown waited for the one on the wire only, and left nothing claimed.
     expect(receiver.requests).toHaveLength(1);
     const stored = await deliveries.find();
@@ -273,7 +259,7 @@ describe('a worker process killed in the middle of a send', () => {
     expect(receiver.requests).toHaveLength(1);
     const [held] = await listAllDeliveries(client, endpoint.id);
     expect(held).toMatchObject({ status: 'pending', attempt: 0 });
-    await closeNow(patient);
+    await hosts.closeNow(patient);
 
     // A worker that sees the claim expired sends the delivery again, with the same webhook-id.
     await boot({ db, module: { webhooks }, clock: new ClockAhead(CLAIM_LEASE_MS + 1000) });
@@ -328,7 +314,7 @@ describe('an outcome the database refuses to record', () => {
     expect(receiver.requests).toHaveLength(1);
 
     await allowOutcomeWrites();
-    await closeNow(first);
+    await hosts.closeNow(first);
     await boot({ db, module: { webhooks }, clock: new ClockAhead(CLAIM_LEASE_MS + 1000) });
     const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });

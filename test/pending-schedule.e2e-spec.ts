@@ -4,7 +4,7 @@ import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
-import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
+import { OpenHosts, type TestHost, type TestHostOptions } from './support/host-app.js';
 import { eventually, OpenReceivers } from './support/receiver.js';
 import {
   countByWebhookId,
@@ -22,17 +22,11 @@ import {
  * of an endpoint's retries look through: a pending delivery missing from it would never be sent
  * again once its queue job is lost, and a finished one left in it would be swept for nothing.
  */
-let hosts: TestHost[] = [];
+const hosts = new OpenHosts();
 const receivers = new OpenReceivers();
-async function boot(options: TestHostOptions): Promise<TestHost> {
-  const host = await createTestHost(options);
-  hosts.push(host);
-  return host;
-}
+const boot = (options: TestHostOptions): Promise<TestHost> => hosts.start(options);
 afterEach(async () => {
-  const closing = hosts;
-  hosts = [];
-  for (const host of closing) await host.close();
+  await hosts.closeAll();
   await receivers.closeAll();
 });
 
@@ -141,8 +135,7 @@ describe('the pending deliveries schedule', () => {
     await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1 && d.status === 'pending');
 
     // The worker goes, and Redis loses the retry's delayed job.
-    hosts = hosts.filter((host) => host !== first);
-    await first.close();
+    await hosts.closeNow(first);
     expect(await deleteQueueKeys(db.name)).toBeGreaterThan(0);
     expect(await countQueueKeys(db.name)).toBe(0);
     await sleep(600);

@@ -8,8 +8,11 @@ import { createRedisConnection } from '../redis/redis-connection.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 
-/** How long an enqueue may wait for Redis before the sweeper is left to send the batch. */
-const ADD_TIMEOUT_MS = 2000;
+/**
+ * How long an enqueue (after which the sweeper is left to send the batch), or a count of the
+ * waiting jobs, waits for Redis.
+ */
+const REDIS_ANSWER_MS = 2000;
 
 /** A job carries a batch of delivery ids; the database holds everything else. */
 export interface DeliveryBatchJob {
@@ -58,7 +61,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
     // A late success only duplicates what the sweeper sends, and a duplicate job finds nothing to
     // claim.
     try {
-      await answerWithin(added, ADD_TIMEOUT_MS);
+      await answerWithin(added, REDIS_ANSWER_MS);
       return true;
     } catch (error) {
       this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
@@ -69,7 +72,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
   /** How many jobs wait to be taken now; null when Redis does not answer in time. */
   async waitingJobs(): Promise<number | null> {
     try {
-      return await answerWithin(this.queue.getWaitingCount(), ADD_TIMEOUT_MS);
+      return await answerWithin(this.queue.getWaitingCount(), REDIS_ANSWER_MS);
     } catch {
       return null;
     }

@@ -45,13 +45,10 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`;
 
-/** Where a sweep has got to in the schedule: the last row it took, as the database gave it. */
-export interface SweepPosition {
-  due: Date | string;
-  id: string;
-}
-
-/** An overdue delivery as the sweeper finds it, with its place in the schedule. */
+/**
+ * An overdue delivery as the sweeper finds it, with its place in the schedule (`due` as the
+ * database gave it); the last of a page is where the next page starts.
+ */
 export interface OverdueDelivery {
   id: string;
   due: Date | string;
@@ -68,7 +65,7 @@ export function overdueStatement(
   before: Date,
   now: Date,
   limit: number,
-  after: SweepPosition | null = null,
+  after: OverdueDelivery | null = null,
 ): Statement {
   const p = (n: number): string => sql.param(n);
   const params: unknown[] = [sql.time(before), sql.time(before), sql.time(now)];
@@ -233,7 +230,7 @@ export class DeliveryStore {
     before: Date,
     now: Date,
     limit: number,
-    after: SweepPosition | null = null,
+    after: OverdueDelivery | null = null,
   ): Promise<OverdueDelivery[]> {
     const { sql, params } = overdueStatement(this.sql, before, now, limit, after);
     return this.dataSource.query(sql, params);

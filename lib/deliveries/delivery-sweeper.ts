@@ -10,7 +10,7 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { DeliveryStore, type SweepPosition } from './delivery-store.js';
+import { DeliveryStore, type OverdueDelivery } from './delivery-store.js';
 
 /** A page of a sweep holds this many queue jobs' worth of deliveries (10,000 by default). */
 const JOBS_PER_PAGE = 50;
@@ -62,17 +62,20 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
       const before = new Date(now.getTime() - this.options.webhooks.sweepIntervalMs);
       const { batchSize } = this.options.webhooks;
       const pageSize = batchSize * JOBS_PER_PAGE;
-      // Unknown when Redis does not answer: then as if it carried everything (one page).
-      const carried = ((await this.queue.waitingJobs()) ?? Infinity) * batchSize;
       let swept = 0;
-      let after: SweepPosition | null = null;
+      let after: OverdueDelivery | null = null;
+      // What the queue could be carrying, read once the first page turns out full and before
+      // anything is queued. Unknown when Redis does not answer: then as if it carried everything.
+      let carried = Infinity;
       for (let page = 0; page < MAX_PAGES; page++) {
         const lost = await this.store.overdue(before, now, pageSize, after);
         if (lost.length === 0) break;
+        const full = lost.length === pageSize;
+        if (full && page === 0) carried = ((await this.queue.waitingJobs()) ?? Infinity) * batchSize;
         this.dispatcher.dispatch(lost.map(({ id }) => ({ id, nextAttemptAt: null })));
         const queued = await this.dispatcher.flush();
         swept += lost.length;
-        if (!queued || lost.length < pageSize || swept <= carried) break;
+        if (!queued || !full || swept <= carried) break;
         after = lost[lost.length - 1];
       }
       if (swept > 0) this.logger.log(`Sweeper queued ${swept} overdue deliveries again.`);

@@ -137,3 +137,30 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     },
   };
 }
+
+/**
+ * The hosts a test file starts, closed after each test whatever happened, in the order they
+ * started: hosts that share a database start with keepDatabase, and the last one, which drops it,
+ * closes last.
+ */
+export class OpenHosts {
+  private open: TestHost[] = [];
+
+  async start(options: TestHostOptions): Promise<TestHost> {
+    const host = await createTestHost(options);
+    this.open.push(host);
+    return host;
+  }
+
+  /** Closes a host before its test ends (it must have kept its database). */
+  async closeNow(host: TestHost): Promise<void> {
+    await host.close();
+    this.open = this.open.filter((open) => open !== host);
+  }
+
+  async closeAll(): Promise<void> {
+    const closing = this.open;
+    this.open = [];
+    for (const host of closing) await host.close();
+  }
+}
