@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { DataSource, type Logger } from 'typeorm';
 import { queryPrepared } from '../lib/database/prepared-statement.js';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
@@ -70,36 +71,60 @@ describe('queryPrepared (PostgreSQL)', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('binds rows as JSON with every Date as node-postgres binds it, Dates shared by rows included', async () => {
+  it('binds rows as binary arrays, every value read back exactly and every Date as node-postgres binds it', async () => {
     const lease = new Date('2026-11-22T10:11:12.345Z');
     const other = new Date('2026-01-02T03:04:05.006Z');
+    const texts = [`quote " and backslash \\ and {braces}, comma`, 'NULL', 'line\nbreak ✓ 🎉', ''];
     const { cte, params } = new SqlDialect(dataSource).rows(
       'v',
       [
         ['id', 'text'],
         ['at', 'timestamp'],
+        ['body', 'text'],
+        ['n', 'integer'],
+        ['flag', 'boolean'],
       ],
       [
-        ['a', lease],
-        ['b', lease],
-        ['c', other],
-        ['d', null],
+        ['a', lease, texts[0], -2147483648, true],
+        ['b', lease, texts[1], 2147483647, false],
+        ['c', other, texts[2], 0, null],
+        ['d', null, texts[3], null, true],
+        ['e', lease, null, 7, false],
       ],
     );
-    const rows: { id: string; at: Date | null }[] = await dataSource.query(
-      `WITH ${cte} SELECT id, at FROM v ORDER BY id`,
-      params,
-    );
-    const [direct]: { lease: Date; other: Date }[] = await dataSource.query(
-      'SELECT $1::timestamp AS lease, $2::timestamp AS other',
-      [lease, other],
-    );
-    expect(rows).toEqual([
-      { id: 'a', at: direct.lease },
-      { id: 'b', at: direct.lease },
-      { id: 'c', at: direct.other },
-      { id: 'd', at: null },
+    type Row = { id: string; at: Date | null; body: string | null; n: number | null; flag: boolean | null };
+    const read = async (): Promise<{ rows: Row[]; lease: Date; other: Date }> => {
+      const rows: Row[] = await dataSource.query(
+        `WITH ${cte} SELECT id, at, body, n, flag FROM v ORDER BY id`,
+        params,
+      );
+      const [direct]: { lease: Date; other: Date }[] = await dataSource.query(
+        'SELECT $1::timestamp AS lease, $2::timestamp AS other',
+        [lease, other],
+      );
+      return { rows, ...direct };
+    };
+    const utc = await read();
+    expect(utc.rows).toEqual([
+      { id: 'a', at: utc.lease, body: texts[0], n: -2147483648, flag: true },
+      { id: 'b', at: utc.lease, body: texts[1], n: 2147483647, flag: false },
+      { id: 'c', at: utc.other, body: texts[2], n: 0, flag: null },
+      { id: 'd', at: null, body: texts[3], n: null, flag: true },
+      { id: 'e', at: utc.lease, body: null, n: 7, flag: false },
     ]);
-    expect(direct.lease.getTime()).toBe(lease.getTime());
+    expect(utc.lease.getTime()).toBe(lease.getTime());
+  });
+
+  it('binds a Date in a binary array as node-postgres binds it in a process on local time, summer and winter', async () => {
+    const dates = ['2026-07-01T12:00:00.250Z', '2026-01-15T23:30:00.001Z', '2026-03-08T07:30:00.000Z'];
+    const child = fork(new URL('./support/timestamps-in-zone.ts', import.meta.url), dates, {
+      env: { ...process.env, TZ: 'America/New_York' },
+      execArgv: ['--import', new URL('./support/register-typescript.mjs', import.meta.url).href],
+    });
+    const read = await new Promise<{ binary: number; direct: number }[]>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as { binary: number; direct: number }[]));
+      child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
+    });
+    expect(read).toEqual(dates.map((iso) => ({ binary: Date.parse(iso), direct: Date.parse(iso) })));
   });
 });

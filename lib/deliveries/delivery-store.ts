@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
+import { BinaryArray } from '../database/binary-array.js';
 import { queryPrepared } from '../database/prepared-statement.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
@@ -93,12 +94,6 @@ interface ClaimRow {
 }
 
 /**
- * The delivery engine's database work, a few statements per batch rather than per delivery. On
- * PostgreSQL a batch costs one claim (which returns the endpoints and event bodies too), and a group
- * of outcomes one record (attempts, deliveries and endpoint streaks in one statement) while nothing
- * fails.
- */
-/**
  * Disables the endpoint `where` names, if it is still enabled, and drops its pending retries, in
  * the caller's transaction; answers whether it did.
  */
@@ -119,6 +114,12 @@ async function disable(
   return true;
 }
 
+/**
+ * The delivery engine's database work, a few statements per batch rather than per delivery. On
+ * PostgreSQL a batch costs one claim (which returns the endpoints and event bodies too), and a group
+ * of outcomes one record (attempts, deliveries and endpoint streaks in one statement) while nothing
+ * fails.
+ */
 @Injectable()
 export class DeliveryStore {
   private readonly sql: SqlDialect;
@@ -135,7 +136,11 @@ export class DeliveryStore {
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     const rows = this.sql.postgres
-      ? await queryPrepared<ClaimRow>(this.dataSource.manager, CLAIM_ON_POSTGRES, [lockedUntil, now, ids])
+      ? await queryPrepared<ClaimRow>(this.dataSource.manager, CLAIM_ON_POSTGRES, [
+          lockedUntil,
+          now,
+          new BinaryArray('text', ids),
+        ])
       : await this.claimOnSqlite(ids, now, lockedUntil);
     return rows.map((row) => ({
       id: row.id,
