@@ -133,6 +133,14 @@ async function main(): Promise<void> {
       topology: 'worker-process',
       runs: [],
     },
+    // (a) four times as long: how the ratio looks once cold start weighs less on both sides.
+    {
+      name: '(a) 40,000 events → 1 endpoint',
+      events: 40_000,
+      endpoints: 1,
+      topology: 'worker-process',
+      runs: [],
+    },
     {
       name: '(b) 1,000 events → 100 endpoints',
       events: 1_000,
