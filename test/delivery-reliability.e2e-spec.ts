@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { TestDatabase } from './support/database.js';
 import { createTestHost, OpenHosts, type TestHost, type TestHostOptions } from './support/host-app.js';
 import { eventually, OpenReceivers, Receiver } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
+import { startTypeScriptChild } from './support/typescript-child.js';
 import {
   countByWebhookId,
   countQueueKeys,
@@ -177,15 +178,11 @@ describe('the sweeper: the database, not Redis, keeps every delivery', () => {
 
 /** A delivery worker in a child process of its own, on the database and queue of `db`. */
 async function startWorkerProcess(db: TestDatabase, webhooks: object): Promise<ChildProcess> {
-  const child = fork(
-    new URL('./support/worker-process.ts', import.meta.url),
-    [db.kind, db.name, JSON.stringify(webhooks)],
-    { execArgv: ['--import', new URL('./support/register-typescript.mjs', import.meta.url).href] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
-  });
+  const { child } = await startTypeScriptChild('./worker-process.ts', [
+    db.kind,
+    db.name,
+    JSON.stringify(webhooks),
+  ]);
   return child;
 }
 

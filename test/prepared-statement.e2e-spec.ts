@@ -1,8 +1,8 @@
-import { fork } from 'node:child_process';
 import { DataSource, type Logger } from 'typeorm';
 import { queryPrepared } from '../lib/database/prepared-statement.js';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
 import { TestDatabase } from './support/database.js';
+import { startTypeScriptChild } from './support/typescript-child.js';
 
 /** PostgreSQL only, whichever database the suite runs on: SQLite has no prepared statements to name. */
 describe('queryPrepared (PostgreSQL)', () => {
@@ -117,14 +117,11 @@ describe('queryPrepared (PostgreSQL)', () => {
 
   it('binds a Date in a binary array as node-postgres binds it in a process on local time, summer and winter', async () => {
     const dates = ['2026-07-01T12:00:00.250Z', '2026-01-15T23:30:00.001Z', '2026-03-08T07:30:00.000Z'];
-    const child = fork(new URL('./support/timestamps-in-zone.ts', import.meta.url), dates, {
-      env: { ...process.env, TZ: 'America/New_York' },
-      execArgv: ['--import', new URL('./support/register-typescript.mjs', import.meta.url).href],
-    });
-    const read = await new Promise<{ binary: number; direct: number }[]>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { binary: number; direct: number }[]));
-      child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
-    });
+    const { message: read } = await startTypeScriptChild<{ binary: number; direct: number }[]>(
+      './timestamps-in-zone.ts',
+      dates,
+      { ...process.env, TZ: 'America/New_York' },
+    );
     expect(read).toEqual(dates.map((iso) => ({ binary: Date.parse(iso), direct: Date.parse(iso) })));
   });
 });

@@ -9,7 +9,8 @@ export type TestDatabaseKind = 'sqlite' | 'postgres';
 
 export const DB_KIND: TestDatabaseKind = process.env.DB === 'postgres' ? 'postgres' : 'sqlite';
 
-const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
+/** The suite's PostgreSQL (trust authentication on loopback). */
+export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 
 /**
  * A fresh, isolated database for one test app: a temporary SQLite file, or its own PostgreSQL

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { BinaryArray } from '../../lib/database/binary-array.js';
+import { PG } from './database.js';
 
 /**
  * Run with `TZ` set (`node --import ./register-typescript.mjs timestamps-in-zone.ts <ISO dates>`):
@@ -7,7 +8,7 @@ import { BinaryArray } from '../../lib/database/binary-array.js';
  * Date, and sends the parent both, as Unix milliseconds.
  */
 const dates = process.argv.slice(2).map((iso) => new Date(iso));
-const client = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
+const client = new pg.Client(PG);
 await client.connect();
 const read: { binary: number; direct: number }[] = [];
 for (const date of dates) {
