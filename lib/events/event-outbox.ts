@@ -49,8 +49,8 @@ export function writeToOutboxAtomically(
 
 /**
  * Writes events and their pending deliveries, each scheduled (PendingDeliveryEntity). On PostgreSQL
- * that is one statement; on SQLite three,
- * which only `writeToOutboxAtomically` and a caller's open transaction make atomic.
+ * that is one statement; on SQLite three, which only `writeToOutboxAtomically` and a caller's open
+ * transaction make atomic.
  * The fan-out happens in the database: endpoints are never loaded into the process. Answers the
  * delivery ids by event id.
  */

@@ -56,13 +56,14 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     const cutoff = idTimePrefix('evt', this.horizon());
     const p = this.sql.param(1);
     const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
+    const expiredDeliveries = `SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired})`;
     return inTransaction(this.dataSource.manager, async (manager) => {
       await manager.query(
-        `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
+        `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (${expiredDeliveries})`,
         [cutoff],
       );
       await manager.query(
-        `DELETE FROM interview_pending_deliveries WHERE delivery_id IN (SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired}))`,
+        `DELETE FROM interview_pending_deliveries WHERE delivery_id IN (${expiredDeliveries})`,
         [cutoff],
       );
       await manager.query(`DELETE FROM interview_webhook_deliveries WHERE event_id IN (${expired})`, [
