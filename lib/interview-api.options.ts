@@ -15,8 +15,12 @@ export interface ResourceDefinition<T = object> {
   filters?: string[];
   /** Renames of the four properties the module relies on. */
   columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
-  /** The public shape; by default the entity's fields in snake_case with `object` added. */
-  toJSON?: (row: T) => Record<string, unknown>;
+  /**
+   * The public shape; by default the entity's fields in snake_case with `object` added. A method,
+   * so that a definition typed with its entity (`ResourceDefinition<Session>`) is one of the
+   * `resources` forRoot takes.
+   */
+  toJSON?(row: T): Record<string, unknown>;
 }
 
 export interface WebhookOptions {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { InterviewApiModule } from '../lib/index.js';
+import { InterviewApiModule, type ResourceDefinition } from '../lib/index.js';
 import { DEMO_CONFIG, HOST_EVENT_TYPES, loadDemoConfig } from './demo-config.js';
 import { DevelopersApiController } from './developers/developers-api.controller.js';
 import { DevelopersPageController } from './developers/developers-page.controller.js';
@@ -11,6 +11,16 @@ import { InterviewSession } from './sessions/interview-session.entity.js';
 import { toSessionView } from './sessions/session-view.js';
 
 const config = loadDemoConfig();
+
+/** The host's sessions under /v1, in the one public shape the Developers page shows too. */
+const sessions: ResourceDefinition<InterviewSession> = {
+  path: 'sessions',
+  entity: InterviewSession,
+  object: 'session',
+  scope: 'results:read',
+  filters: ['status'],
+  toJSON: (row) => ({ ...toSessionView(row) }),
+};
 
 /**
  * The sample host: its own DataSource and entity, the module mounted with forRoot, and three
@@ -43,16 +53,7 @@ const config = loadDemoConfig();
         retryScheduleMs: [5_000, 15_000, 60_000],
         sweepIntervalMs: 5_000,
       },
-      resources: [
-        {
-          path: 'sessions',
-          entity: InterviewSession,
-          object: 'session',
-          scope: 'results:read',
-          filters: ['status'],
-          toJSON: (row) => ({ ...toSessionView(row as InterviewSession) }),
-        },
-      ],
+      resources: [sessions],
     }),
   ],
   controllers: [DevelopersPageController, DevelopersApiController, DemoReceiverController],

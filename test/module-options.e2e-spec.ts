@@ -5,6 +5,7 @@ import request from 'supertest';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions, SCOPES } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
+import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 import { SessionEntity } from './support/session.entity.js';
 
 const VALID: InterviewApiModuleOptions = {
@@ -58,7 +59,7 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
             return initialized;
           },
         }),
-        TypeOrmModule.forFeature([SessionEntity]),
+        TypeOrmModule.forFeature([SessionEntity, ScoreCardEntity]),
         interviewApi(),
       ],
     }).compile();
@@ -152,6 +153,7 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
         'resources (path "sessions")',
         { columns: { createdAt: 'madeAt' } },
       ],
+      ['a filter on a JSON column', 'resources (path "score_cards")', { ...SCORE_CARDS, filters: ['notes'] }],
     ])('with a resource with %s, naming it', async (_name, option, change) => {
       await expect(
         boot(() =>

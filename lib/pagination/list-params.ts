@@ -31,23 +31,32 @@ function single(query: Record<string, unknown>, name: string): string | undefine
   return value;
 }
 
+/**
+ * An ISO 8601 date or date-time as the API reads it (without an offset: UTC), or null when it is
+ * none or names a day or year the lists cannot hold.
+ */
+export function parseIsoTimestamp(value: string): Date | null {
+  const match = ISO_8601.exec(value);
+  if (match === null) return null;
+  // JavaScript reads a date-time without an offset in the server's time zone; the API reads it as
+  // UTC, so that the answer does not depend on where the host runs.
+  const hasTimeWithoutOffset = match[4] !== undefined && match[5] === undefined;
+  const date = new Date(hasTimeWithoutOffset ? `${value}Z` : value);
+  const valid =
+    !Number.isNaN(date.getTime()) &&
+    isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) &&
+    // An offset can carry the instant out of years 0–9999 (9999-12-31T23:59:59-14:00): SQLite
+    // compares timestamps as text, where year 10000 sorts before 2026.
+    date.getUTCFullYear() >= 0 &&
+    date.getUTCFullYear() <= 9999;
+  return valid ? date : null;
+}
+
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
   const value = single(query, name);
   if (value === undefined) return undefined;
-  const match = ISO_8601.exec(value);
-  // JavaScript reads a date-time without an offset in the server's time zone; the API reads it as
-  // UTC, so that the answer does not depend on where the host runs.
-  const hasTimeWithoutOffset = match !== null && match[4] !== undefined && match[5] === undefined;
-  const date = new Date(hasTimeWithoutOffset ? `${value}Z` : value);
-  if (
-    match === null ||
-    Number.isNaN(date.getTime()) ||
-    !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ||
-    // An offset can carry the instant out of years 0–9999 (9999-12-31T23:59:59-14:00): SQLite
-    // compares timestamps as text, where year 10000 sorts before 2026.
-    date.getUTCFullYear() < 0 ||
-    date.getUTCFullYear() > 9999
-  ) {
+  const date = parseIsoTimestamp(value);
+  if (date === null) {
     throw new ParameterInvalidError(
       name,
       `${name} must be an ISO 8601 timestamp, e.g. 2026-11-21T09:30:00.000Z.`,

@@ -5,15 +5,22 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
-import { ResourceMissingError } from '../errors/api-error.js';
+import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { IdParamPipe } from '../errors/id-param.pipe.js';
 import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
+import { type ColumnValueParser, columnValueParser } from './column-value.js';
 import { filterQueryName, toResourceView } from './resource-view.js';
 
 type View = Record<string, unknown>;
+
+/** A filter: the entity property, and its name in the query string. */
+interface Filter {
+  property: string;
+  name: string;
+}
 
 /** `GET /v1/<path>` and `GET /v1/<path>/:id` over a host entity, scoped to the key's account and mode. */
 export function createResourceController(definition: ResourceDefinition): Type<unknown> {
@@ -23,7 +30,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     livemode: definition.columns?.livemode ?? 'livemode',
     createdAt: definition.columns?.createdAt ?? 'createdAt',
   };
-  const filters = (definition.filters ?? []).map((property) => ({
+  const filters: Filter[] = (definition.filters ?? []).map((property) => ({
     property,
     name: filterQueryName(property),
   }));
@@ -32,22 +39,35 @@ export function createResourceController(definition: ResourceDefinition): Type<u
   @ApiV1Controller(definition.path)
   @RequireScopes(definition.scope)
   class ResourceController implements OnModuleInit {
+    /** The filters with the parsers of their values, and the parser of the public id. */
+    private parsed: (Filter & { parser: ColumnValueParser })[] = [];
+    private idParser: ColumnValueParser = { expected: 'a string', parse: (raw) => raw };
+
     constructor(
       @InjectDataSource() private readonly dataSource: DataSource,
       private readonly paginator: Paginator,
     ) {}
 
-    /** A filter or column naming no column of the entity fails the boot, not every request. */
+    /**
+     * A filter or column naming no column of the entity, or a filter on a column no query-string
+     * value can equal (JSON, an array), fails the boot, not every request.
+     */
     onModuleInit(): void {
       const metadata = this.dataSource.getMetadata(definition.entity);
-      const named = [...Object.values(columns), ...filters.map((filter) => filter.property)];
-      const unknown = named.find((property) => !metadata.findColumnWithPropertyName(property));
-      if (unknown !== undefined) {
-        throw new InvalidModuleOptionsError(
-          `resources (path "${definition.path}")`,
-          `names "${unknown}", which is no column property of ${metadata.name}.`,
-        );
-      }
+      const refuse = (problem: string): never => {
+        throw new InvalidModuleOptionsError(`resources (path "${definition.path}")`, problem);
+      };
+      const columnOf = (property: string) =>
+        metadata.findColumnWithPropertyName(property) ??
+        refuse(`names "${property}", which is no column property of ${metadata.name}.`);
+      for (const property of Object.values(columns)) columnOf(property);
+      this.parsed = filters.map((filter) => ({
+        ...filter,
+        parser:
+          columnValueParser(columnOf(filter.property)) ??
+          refuse(`filters on "${filter.property}", whose values no query string can give.`),
+      }));
+      this.idParser = columnValueParser(columnOf(columns.id)) ?? this.idParser;
     }
 
     @Get()
@@ -62,13 +82,12 @@ export function createResourceController(definition: ResourceDefinition): Type<u
       const builder = this.dataSource
         .getRepository<ObjectLiteral>(definition.entity)
         .createQueryBuilder('resource');
-      for (const filter of filters) {
-        const value = params.filters[filter.name];
-        if (value !== undefined) {
-          builder.andWhere(`resource.${filter.property} = :filter_${filter.name}`, {
-            [`filter_${filter.name}`]: value,
-          });
-        }
+      for (const { name, property, parser } of this.parsed) {
+        const raw = params.filters[name];
+        if (raw === undefined) continue;
+        const value = parser.parse(raw);
+        if (value === undefined) throw new ParameterInvalidError(name, `${name} must be ${parser.expected}.`);
+        builder.andWhere(`resource.${property} = :filter_${name}`, { [`filter_${name}`]: value });
       }
       return this.paginator.page(
         { list: definition.path, query: builder, params, scope: key, columns },
@@ -81,14 +100,18 @@ export function createResourceController(definition: ResourceDefinition): Type<u
       @CurrentApiKey() key: AuthenticatedApiKey,
       @Param('id', resourceIdParam) id: string,
     ): Promise<View> {
+      const missing = new ResourceMissingError(`No such ${definition.object}: ${id}.`, 'id');
+      // An id no row's id column can hold (not a uuid, say) is unknown, as any other unknown id.
+      const value = this.idParser.parse(id);
+      if (value === undefined) throw missing;
       const row = await this.dataSource
         .getRepository<ObjectLiteral>(definition.entity)
         .createQueryBuilder('resource')
-        .where(`resource.${columns.id} = :id`, { id })
+        .where(`resource.${columns.id} = :id`, { id: value })
         .andWhere(`resource.${columns.accountId} = :accountId`, { accountId: key.accountId })
         .andWhere(`resource.${columns.livemode} = :livemode`, { livemode: key.livemode })
         .getOne();
-      if (!row) throw new ResourceMissingError(`No such ${definition.object}: ${id}.`, 'id');
+      if (!row) throw missing;
       return toResourceView(definition, row);
     }
   }

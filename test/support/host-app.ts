@@ -13,6 +13,7 @@ import {
   ApiKeysService,
   InterviewApiModule,
   type InterviewApiModuleOptions,
+  type ResourceDefinition,
   type Scope,
   SCOPES,
 } from '../../lib/index.js';
@@ -61,6 +62,10 @@ export interface TestHostOptions {
   module?: Partial<InterviewApiModuleOptions>;
   /** Extra host controllers, e.g. a host's own @ApiV1Controller. */
   controllers?: Type<unknown>[];
+  /** Extra host entities, e.g. those of `resources`. */
+  entities?: Type<unknown>[];
+  /** The host resources, instead of the sessions. */
+  resources?: ResourceDefinition[];
   /** The module's time, for a host that should see the future (a claim lease as expired, say). */
   clock?: Clock;
   /** The host's `app.setGlobalPrefix`, set before init as a host sets it. */
@@ -74,14 +79,14 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   @Module({
     imports: [
       TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true }),
-      TypeOrmModule.forFeature([SessionEntity]),
+      TypeOrmModule.forFeature([SessionEntity, ...(options.entities ?? [])]),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',
         cursorSecret: CURSOR_SECRET,
         redis: { host: '127.0.0.1', port: 6379 },
         queuePrefix: db.name,
         eventTypes: ['session.completed'],
-        resources: [
+        resources: options.resources ?? [
           {
             path: 'sessions',
             entity: SessionEntity,

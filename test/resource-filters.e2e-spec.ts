@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
+
+const REVIEWED = [new Date('2026-03-01T10:00:00.123Z'), new Date('2026-03-02T11:30:00.000Z')];
+
+describe('host resources whose columns are not text: filter values and ids must fit their column', () => {
+  let host: TestHost;
+  let key: string;
+  let cards: ScoreCardEntity[];
+
+  beforeAll(async () => {
+    host = await createTestHost({ entities: [ScoreCardEntity], resources: [SCORE_CARDS] });
+    key = await host.createKey('acct_cards', 'test', ['results:read']);
+    const repository = host.app.get(DataSource).getRepository(ScoreCardEntity);
+    cards = [
+      { score: 87, archived: false, rating: '4.5', stage: 'final' as const, reviewedAt: REVIEWED[0] },
+      { score: 42, archived: true, rating: '3.0', stage: 'draft' as const, reviewedAt: REVIEWED[1] },
+    ].map((fields, i) =>
+      repository.create({
+        ...fields,
+        id: randomUUID(),
+        accountId: 'acct_cards',
+        livemode: false,
+        notes: null,
+        createdAt: new Date(Date.UTC(2026, 2, 1 + i)),
+      }),
+    );
+    await repository.insert(cards);
+  });
+  afterAll(() => host.close());
+
+  const get = (path: string) =>
+    request(host.app.getHttpServer()).get(`/v1/score_cards${path}`).set('Authorization', `Bearer ${key}`);
+  const listed = async (query: string): Promise<number[]> => {
+    const res = await get(`?${query}`).expect(200);
+    return (res.body.data as { score: number }[]).map((card) => card.score);
+  };
+
+  it.each([
+    ['score=abc', 'score'],
+    ['score=1.5', 'score'],
+    // Beyond a 32-bit integer column: PostgreSQL would fail the statement rather than find nothing.
+    ['score=99999999999', 'score'],
+    ['archived=maybe', 'archived'],
+    ['archived=1', 'archived'],
+    ['rating=high', 'rating'],
+    ['stage=published', 'stage'],
+    ['reviewed_at=yesterday', 'reviewed_at'],
+    ['reviewed_at=2026-02-30T10:00:00Z', 'reviewed_at'],
+  ])('refuses %s with 400 naming the filter', async (query, param) => {
+    expectParameterInvalid(await get(`?${query}`), param);
+  });
+
+  it('says what the filter takes', async () => {
+    const res = await get('?stage=published');
+    expect(res.body.error.message).toBe('stage must be one of draft, final.');
+    expect((await get('?score=abc')).body.error.message).toBe('score must be an integer.');
+  });
+
+  it.each([
+    ['score=87', [87]],
+    ['score=042', [42]],
+    ['archived=true', [42]],
+    ['archived=false', [87]],
+    ['rating=4.5', [87]],
+    ['stage=draft', [42]],
+    [`reviewed_at=${encodeURIComponent(REVIEWED[0].toISOString())}`, [87]],
+    ['score=-7', []],
+  ])('lists the rows that match %s', async (query, scores) => {
+    expect(await listed(query)).toEqual(scores);
+  });
+
+  it('answers 404 for an id its column cannot hold, and finds a real one', async () => {
+    expectResourceMissing(await get('/not-a-uuid'));
+    expectResourceMissing(await get(`/${randomUUID()}`));
+    const res = await get(`/${cards[0].id}`).expect(200);
+    expect(res.body).toMatchObject({ id: cards[0].id, object: 'score_card', score: 87 });
+  });
+});

@@ -1,0 +1,48 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ResourceDefinition } from '../../lib/index.js';
+
+/**
+ * A host entity whose columns are not all text (a uuid id, an integer, a boolean, a decimal, a
+ * timestamp, an enum, JSON), exposed under /v1/score_cards: filter values must fit their column.
+ */
+@Entity({ name: 'host_score_cards' })
+export class ScoreCardEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'varchar', length: 255 })
+  accountId!: string;
+
+  @Column({ type: 'boolean' })
+  livemode!: boolean;
+
+  @Column({ type: 'integer' })
+  score!: number;
+
+  @Column({ type: 'boolean' })
+  archived!: boolean;
+
+  @Column({ type: 'decimal', precision: 4, scale: 1 })
+  rating!: string;
+
+  @Column({ type: 'simple-enum', enum: ['draft', 'final'] })
+  stage!: 'draft' | 'final';
+
+  @Column({ name: 'reviewed_at' })
+  reviewedAt!: Date;
+
+  @Column({ type: 'simple-json', nullable: true })
+  notes!: string[] | null;
+
+  @Column({ name: 'created_at' })
+  createdAt!: Date;
+}
+
+/** The score cards as a resource, filterable on every kind of column but the JSON one. */
+export const SCORE_CARDS: ResourceDefinition<ScoreCardEntity> = {
+  path: 'score_cards',
+  entity: ScoreCardEntity,
+  object: 'score_card',
+  scope: 'results:read',
+  filters: ['score', 'archived', 'rating', 'stage', 'reviewedAt'],
+};
