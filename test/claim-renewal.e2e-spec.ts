@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DeliveryEntity } from '../lib/index.js';
+import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
 import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/deliveries/claim-lease.js';
 import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
 import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
@@ -87,11 +87,19 @@ describe('claim renewal', () => {
 
     await store.renew([lapsed], at(10 * CLAIM_LEASE_MS));
     expect((await row()).lockedUntil?.getTime()).toBe(at(2 * CLAIM_LEASE_MS + SECOND).getTime());
-    await store.record([outcome(lapsed, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), {
-      disableAfterMs: 60_000,
-      pauseMs: 60_000,
-    });
+    const streak = { disableAfterMs: 60_000, pauseMs: 60_000 };
+    await store.record([outcome(lapsed, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), streak);
     expect(await row()).toMatchObject({ status: 'pending', attempt: 0 });
+    const attempts = host.app.get(DataSource).getRepository(AttemptEntity);
+    expect(await attempts.countBy({ deliveryId: id })).toBe(0);
+
+    // The current claim's outcome is the delivery's one and only first attempt (with a failure
+    // too, which SQLite and PostgreSQL both record in a transaction of several statements).
+    await store.record([outcome(current, 'pending')], at(CLAIM_LEASE_MS + 3 * SECOND), streak);
+    expect(await row()).toMatchObject({ status: 'pending', attempt: 1 });
+    expect(await attempts.findBy({ deliveryId: id })).toEqual([
+      expect.objectContaining({ attempt: 1, responseStatus: 500, error: 'http_error' }),
+    ]);
   });
 
   it('leaves a delivery recorded for a retry free to be claimed: a late renewal does not hold it', async () => {

@@ -38,6 +38,21 @@ describe('ClaimRenewer', () => {
     expect(renewed).toEqual([['dlv_a', 'dlv_b'], ['dlv_b']]);
   });
 
+  it('keeps renewing a later claim of a delivery when an earlier, lapsed claim of it is let go', async () => {
+    const renewed: Date[][] = [];
+    renewer = new ClaimRenewer(
+      async (held) => void renewed.push(held.map((d) => d.claimedAt)),
+      () => undefined,
+    );
+    const lapsed = claimed('dlv_a');
+    const again = { ...claimed('dlv_a'), claimedAt: new Date(60_000) };
+    renewer.hold([lapsed]);
+    renewer.hold([again]);
+    renewer.letGo(lapsed);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(renewed).toEqual([[again.claimedAt]]);
+  });
+
   it('reports a failed renewal and tries again at the next period; never two at once', async () => {
     const failures: unknown[] = [];
     let calls = 0;

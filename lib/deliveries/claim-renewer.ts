@@ -23,9 +23,13 @@ export class ClaimRenewer {
     for (const delivery of deliveries) this.held.set(delivery.id, delivery);
   }
 
-  /** Once its outcome is recorded (or could not be): a renewal no longer names it. */
+  /**
+   * Once its outcome is recorded (or could not be): a renewal no longer names it. Only this claim:
+   * a later claim of the same delivery (this one lapsed and the delivery was claimed again here)
+   * is still held and still renewed.
+   */
   letGo(delivery: ClaimedDelivery): void {
-    this.held.delete(delivery.id);
+    if (this.held.get(delivery.id) === delivery) this.held.delete(delivery.id);
   }
 
   close(): void {

@@ -48,10 +48,20 @@ function outcomeRow(outcome: DeliveryOutcome, now: Date, sql: SqlDialect): unkno
   ];
 }
 
-const attemptsInsert = (now: string): string =>
+/**
+ * The attempts of the deliveries whose claim still held (`held`, a condition on `o`): a worker
+ * whose claim lapsed meanwhile (its delivery claimed and attempted again elsewhere) would add a
+ * second attempt of the same number, or one of a delivery retention has removed.
+ */
+const attemptsInsert = (now: string, held: string): string =>
   `INSERT INTO interview_webhook_attempts (id, delivery_id, attempt, response_status, response_body, error, duration_ms, created_at)
    SELECT attempt_id, id, attempt, response_status, response_body, error, COALESCE(duration_ms, 0), ${now}
-   FROM o WHERE attempted = 1`;
+   FROM o WHERE attempted = 1 AND ${held}`;
+
+/** PostgreSQL: the claim held where the deliveries' update (the CTE `updated`) changed the row. */
+const HELD_ON_POSTGRES = 'o.id IN (SELECT id FROM updated)';
+/** SQLite, before the update: the delivery is still under the claim the worker took. */
+const HELD_ON_SQLITE = `EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d.id = o.id AND d.claimed_at = o.claim)`;
 
 /** Any success ends its endpoint's failing streak. */
 const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = NULL
@@ -126,10 +136,10 @@ export function recordStatements(
     return [
       {
         sql: `WITH ${cte},
-          recorded AS (${attemptsInsert(nowParam)}),
           healed AS (${STREAKS_CLEARED}),
           updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}
             RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at),
+          recorded AS (${attemptsInsert(nowParam, HELD_ON_POSTGRES)}),
           rescheduled AS (${RESCHEDULED})
           ${UNSCHEDULED}`,
         params: withNow,
@@ -137,7 +147,7 @@ export function recordStatements(
     ];
   }
   const statements = [
-    { sql: `WITH ${cte} ${attemptsInsert('?')}`, params: withNow },
+    { sql: `WITH ${cte} ${attemptsInsert('?', HELD_ON_SQLITE)}`, params: withNow },
     { sql: `WITH ${cte} ${deliveriesUpdate('?')}`, params: withNow },
     { sql: `WITH ${cte} ${SCHEDULE_SYNCED_ON_SQLITE.unscheduled}`, params },
     { sql: `WITH ${cte} ${SCHEDULE_SYNCED_ON_SQLITE.rescheduled}`, params },
