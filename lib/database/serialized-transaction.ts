@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { retryOnDeadlock } from './deadlock-retry.js';
 
 /** Per SQLite DataSource: the end of the last transaction the module began on it. */
 const lastOnSqlite = new WeakMap<DataSource, Promise<unknown>>();
@@ -9,16 +10,16 @@ const lastOnSqlite = new WeakMap<DataSource, Promise<unknown>>();
  * fails ("cannot start a transaction within a transaction"), so on SQLite the module's own
  * transactions run one after another. Inside a transaction already open on the manager this is a
  * savepoint, as TypeORM makes it, and waits for nothing; PostgreSQL's pool gives every transaction
- * a connection of its own.
+ * a connection of its own, and a transaction it aborts to break a deadlock is run again.
  */
 export function inTransaction<T>(
   manager: EntityManager,
   work: (tx: EntityManager) => Promise<T>,
 ): Promise<T> {
   const dataSource = manager.connection;
-  if (dataSource.options.type === 'postgres' || manager.queryRunner?.isTransactionActive) {
-    return manager.transaction(work);
-  }
+  // A savepoint cannot be run again alone: a deadlock aborts the whole enclosing transaction.
+  if (manager.queryRunner?.isTransactionActive) return manager.transaction(work);
+  if (dataSource.options.type === 'postgres') return retryOnDeadlock(() => manager.transaction(work));
   const previous = lastOnSqlite.get(dataSource) ?? Promise.resolve();
   const run = previous.then(() => manager.transaction(work));
   lastOnSqlite.set(

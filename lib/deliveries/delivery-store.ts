@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { BinaryArray } from '../database/binary-array.js';
+import { retryOnDeadlock } from '../database/deadlock-retry.js';
 import { queryPrepared } from '../database/prepared-statement.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
@@ -204,7 +205,8 @@ export class DeliveryStore {
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
     const statements = recordStatements(this.sql, outcomes, now);
     if (this.sql.postgres && !failed) {
-      await queryPrepared(this.dataSource.manager, statements[0].sql, statements[0].params);
+      const [{ sql, params }] = statements;
+      await retryOnDeadlock(() => queryPrepared(this.dataSource.manager, sql, params));
       return [];
     }
     return inTransaction(this.dataSource.manager, async (manager) => {

@@ -1,0 +1,91 @@
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
+import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
+import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
+import { apiClient } from './support/api-client.js';
+import { PG, TestDatabase } from './support/database.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+import { eventually } from './support/receiver.js';
+import { createEndpoint, publishResults } from './support/webhooks.js';
+
+const ACCOUNT = 'acct_deadlock';
+
+/**
+ * On PostgreSQL, which breaks a deadlock by aborting one of its transactions: a worker recording a
+ * failed attempt updates the delivery, then its endpoint's failing streak; a request disabling the
+ * endpoint updates the endpoint, then its deliveries.
+ */
+describe('a record that deadlocks with a transaction changing its endpoint (PostgreSQL)', () => {
+  let host: TestHost;
+  let other: pg.Client;
+
+  beforeEach(async () => {
+    const db = await TestDatabase.create('postgres');
+    host = await createTestHost({ db, module: { worker: false } });
+    other = new pg.Client({ ...PG, options: `-c search_path=${db.name}` });
+    await other.connect();
+  });
+
+  afterEach(async () => {
+    await other.end();
+    await host.close();
+  });
+
+  it('is run again once the other transaction commits: the attempt is recorded, not lost', async () => {
+    const client = await apiClient(host, await host.createKey(ACCOUNT, 'test'));
+    const endpoint = await createEndpoint(client, 'http://127.0.0.1:9/hook');
+    await publishResults(host, ACCOUNT, 1);
+    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
+    const [{ id }] = await deliveries.find();
+    const store = host.app.get(DeliveryStore);
+    const now = new Date();
+    const [held] = await store.claim([id], now, new Date(now.getTime() + CLAIM_LEASE_MS));
+
+    await other.query('BEGIN');
+    await other.query('UPDATE interview_webhook_endpoints SET description = $1 WHERE id = $2', [
+      'held by a request',
+      endpoint.id,
+    ]);
+    const recording = store.record(
+      [
+        {
+          delivery: held,
+          attempted: true,
+          status: 'pending',
+          responseStatus: 500,
+          responseBody: 'down',
+          error: 'http_error',
+          durationMs: 3,
+          nextAttemptAt: new Date(now.getTime() + 60_000),
+          goneUrl: null,
+        },
+      ],
+      new Date(),
+      { disableAfterMs: 3_600_000, pauseMs: 3_600_000 },
+    );
+    // The record holds the delivery and waits for the endpoint; the other transaction now wants
+    // the delivery. The record waited first, so its check finds the deadlock: it is the one aborted.
+    // Polled outside the other transaction, which would keep reading one snapshot of the activity.
+    await eventually(async () => {
+      const rows: { waiting: string }[] = await host.app.get(DataSource).query(
+        `SELECT COUNT(*) AS waiting FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE '%failing_since = CASE%'`,
+      );
+      return Number(rows[0].waiting) > 0;
+    });
+    await other.query('UPDATE interview_webhook_deliveries SET error = $1 WHERE id = $2', ['probe', id]);
+    await other.query('COMMIT');
+
+    await expect(recording).resolves.toEqual([]);
+    expect(await deliveries.findOneByOrFail({ id })).toMatchObject({
+      status: 'pending',
+      attempt: 1,
+      error: 'http_error',
+      responseStatus: 500,
+    });
+    expect(await host.app.get(DataSource).getRepository(AttemptEntity).findBy({ deliveryId: id })).toEqual([
+      expect.objectContaining({ attempt: 1, error: 'http_error' }),
+    ]);
+  }, 20_000);
+});
