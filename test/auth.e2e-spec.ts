@@ -146,6 +146,16 @@ describe('API keys and the bearer guard', () => {
       ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'scopes' });
     });
 
+    it.each([
+      ['accountId', { accountId: 'acct_\u0000d', name: 'nul' }],
+      ['name', { accountId: 'acct_d', name: 'a\u0000b' }],
+    ])('refuses a NUL character in %s, naming it, and stores nothing', async (param, fields) => {
+      await expect(
+        host.keys.create({ ...fields, mode: 'test', scopes: ['results:read'], creatorScopes: [...SCOPES] }),
+      ).rejects.toMatchObject({ code: 'parameter_invalid', param });
+      expect(await host.keys.list('acct_d')).toEqual([]);
+    });
+
     it('revokes at once: the next request is 401', async () => {
       const created = await host.keys.create({
         accountId: 'acct_d',

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
+import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
@@ -47,6 +48,9 @@ export class ApiKeysService {
     if (typeof input.name !== 'string' || input.name.trim().length === 0 || input.name.length > 255) {
       throw new ParameterInvalidError('name', 'name must be a non-empty string of at most 255 characters.');
     }
+    // PostgreSQL cannot store a NUL character: refused here, never as a database error.
+    if (containsNul(input.accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
+    if (containsNul(input.name)) throw new ParameterInvalidError('name', nulRefusal('name'));
     if (input.mode !== 'test' && input.mode !== 'live') {
       throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
     }
