@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateId } from '../lib/identifiers/generate-id.js';
+import { Paginator, parseListParams } from '../lib/index.js';
 import { CursorCodec } from '../lib/pagination/cursor-codec.js';
 import { expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { CURSOR_SECRET, createTestHost, type TestHost } from './support/host-app.js';
@@ -542,6 +543,32 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
           missing.body.error.message.replace('ses_doesnotexist', 'ID'),
         );
       }
+    });
+  });
+
+  describe('the exported Paginator, in a host controller', () => {
+    const sessions = () =>
+      host.app.get(DataSource).getRepository(SessionEntity).createQueryBuilder('session');
+    const page = (query: ReturnType<typeof sessions>) =>
+      host.app
+        .get(Paginator)
+        .page(
+          {
+            list: 'host_sessions',
+            query,
+            params: parseListParams({ limit: '5' }),
+            scope: { accountId: 'acct_a', livemode: false },
+          },
+          (row) => row.id,
+        );
+
+    it('pages a query of the entity alone (the control)', async () => {
+      expect(await page(sessions())).toMatchObject({ data: ids(rowsA.slice(0, 5)), has_more: true });
+    });
+
+    it('refuses a query with a join that can repeat a row, naming the join', async () => {
+      const joined = sessions().leftJoin(SessionEntity, 'same_status', 'same_status.status = session.status');
+      await expect(page(joined)).rejects.toThrow(/joined with "same_status"/);
     });
   });
 

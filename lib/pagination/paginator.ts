@@ -53,6 +53,16 @@ export class Paginator {
     const columns = { ...DEFAULT_COLUMNS, ...request.columns };
     const alias = query.alias;
     const metadata = query.expressionMap.mainAlias!.metadata;
+    // A page is LIMIT rows of the query, and its cursor the last row: a join that can repeat an
+    // entity (a to-many relation, or a join on a condition) would cut pages short and move cursors.
+    const repeating = query.expressionMap.joinAttributes.find((join) => !join.relation || join.isMany);
+    if (repeating) {
+      throw new Error(
+        `Paginator.page cannot page ${metadata.name} joined with "${repeating.alias.name}": a join that can ` +
+          'repeat a row would skip or repeat items. Join to-one relations only; filter through others ' +
+          'with a subquery (andWhere("EXISTS (...)")).',
+      );
+    }
     const createdAtColumn = metadata.findColumnWithPropertyPath(columns.createdAt);
     if (!createdAtColumn) throw new Error(`${metadata.name} has no property ${columns.createdAt}`);
     const driver = query.connection.driver;
