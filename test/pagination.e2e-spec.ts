@@ -550,17 +550,15 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
     const sessions = () =>
       host.app.get(DataSource).getRepository(SessionEntity).createQueryBuilder('session');
     const page = (query: ReturnType<typeof sessions>) =>
-      host.app
-        .get(Paginator)
-        .page(
-          {
-            list: 'host_sessions',
-            query,
-            params: parseListParams({ limit: '5' }),
-            scope: { accountId: 'acct_a', livemode: false },
-          },
-          (row) => row.id,
-        );
+      host.app.get(Paginator).page(
+        {
+          list: 'host_sessions',
+          query,
+          params: parseListParams({ limit: '5' }),
+          scope: { accountId: 'acct_a', livemode: false },
+        },
+        (row) => row.id,
+      );
 
     it('pages a query of the entity alone (the control)', async () => {
       expect(await page(sessions())).toMatchObject({ data: ids(rowsA.slice(0, 5)), has_more: true });
