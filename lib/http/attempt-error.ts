@@ -1,3 +1,5 @@
+import * as dns from 'node:dns';
+
 import { BLOCKED_DESTINATION_CODE } from './guarded-lookup.js';
 
 export type AttemptErrorCode =
@@ -10,9 +12,70 @@ const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',
 ]);
 const TIMEOUT_NAMES = new Set(['AbortError', 'TimeoutError']);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL']);
-const TLS_CODES = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'HOSTNAME_MISMATCH']);
-const TLS_CODE_PREFIXES = ['ERR_TLS_', 'ERR_SSL_', 'CERT_', 'UNABLE_TO_'];
+// Every code a resolution fails with: c-ares on the guarded path (a spent budget included, as
+// ETIMEOUT), getaddrinfo when private destinations are allowed.
+const DNS_CODES = new Set<string>([
+  dns.NODATA,
+  dns.FORMERR,
+  dns.SERVFAIL,
+  dns.NOTFOUND,
+  dns.NOTIMP,
+  dns.REFUSED,
+  dns.BADQUERY,
+  dns.BADNAME,
+  dns.BADFAMILY,
+  dns.BADRESP,
+  dns.TIMEOUT,
+  dns.EOF,
+  dns.FILE,
+  dns.DESTRUCTION,
+  dns.BADSTR,
+  dns.BADFLAGS,
+  dns.NONAME,
+  dns.BADHINTS,
+  dns.NOTINITIALIZED,
+  dns.LOADIPHLPAPI,
+  dns.ADDRGETNETWORKPARAMS,
+  dns.CANCELLED,
+  'EAI_AGAIN',
+  'EAI_FAIL',
+]);
+// ECONNREFUSED and ENOMEM come from sockets too: they are DNS failures only when a query raised them.
+const DNS_SYSCALL = /^(getaddrinfo|query)/;
+// Node's X509 verify codes (src/crypto/crypto_common.cc, X509ErrorCode), UNSPECIFIED for the rest.
+const TLS_CODES = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_CRL',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CRL_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+  'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+  'OUT_OF_MEM',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'UNSPECIFIED',
+]);
+// Node's own TLS errors and OpenSSL's handshake failures.
+const TLS_CODE_PREFIXES = ['ERR_TLS_', 'ERR_SSL_'];
 
 // Wrappers (undici, fetch-style errors) keep the socket error in `cause`; the depth bound keeps a
 // cyclic chain from looping.
@@ -21,6 +84,7 @@ const MAX_CAUSE_DEPTH = 5;
 interface ErrorFields {
   name?: unknown;
   code?: unknown;
+  syscall?: unknown;
   cause?: unknown;
 }
 
@@ -33,13 +97,14 @@ export function attemptErrorCode(error: unknown): AttemptErrorCode {
   // contexts, worker threads), where `instanceof Error` is false.
   let current = error;
   for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
-    const { name, code, cause } = current as ErrorFields;
+    const { name, code, syscall, cause } = current as ErrorFields;
     if (typeof name === 'string' && TIMEOUT_NAMES.has(name)) return 'timeout';
     // DOMException carries a numeric `code`; only Node's string codes are meaningful here.
     if (typeof code === 'string') {
       if (code === BLOCKED_DESTINATION_CODE) return 'blocked_destination';
       if (TIMEOUT_CODES.has(code)) return 'timeout';
-      if (DNS_CODES.has(code)) return 'dns_error';
+      if (DNS_CODES.has(code) || (typeof syscall === 'string' && DNS_SYSCALL.test(syscall)))
+        return 'dns_error';
       if (TLS_CODES.has(code) || TLS_CODE_PREFIXES.some((prefix) => code.startsWith(prefix))) {
         return 'tls_error';
       }

@@ -2,6 +2,7 @@ import type { LookupAddress, LookupAllOptions, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 
 import { attemptErrorCode } from './attempt-error.js';
+import { createBudgetedResolver } from './budgeted-resolver.js';
 import { createGuardedLookup, type ResolveAll } from './guarded-lookup.js';
 
 interface Answer {
@@ -79,8 +80,12 @@ describe('createGuardedLookup', () => {
     expect(empty.error).toMatchObject({ code: 'ENOTFOUND' });
   });
 
-  it('uses the system resolver by default, refusing localhost', async () => {
-    const answer = await ask(createGuardedLookup(), { all: true }, 'localhost');
-    expect(answer.error).toMatchObject({ code: 'ERR_BLOCKED_DESTINATION' });
+  it('refuses localhost over the budgeted resolver, which answers it as loopback', async () => {
+    const lookup = createGuardedLookup(createBudgetedResolver({ budgetMs: 1_000 }));
+    for (const hostname of ['localhost', 'api.localhost.']) {
+      expect((await ask(lookup, { all: true }, hostname)).error).toMatchObject({
+        code: 'ERR_BLOCKED_DESTINATION',
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import type { LookupAddress, LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 
 import { isPublicAddress } from './address-policy.js';
@@ -28,7 +28,7 @@ export type ResolveAll = (
  * One non-public address refuses the whole name: answering [public, 10.0.0.1] must not let the
  * connection fall through to the private one.
  */
-export function createGuardedLookup(resolveAll: ResolveAll = lookup): LookupFunction {
+export function createGuardedLookup(resolveAll: ResolveAll): LookupFunction {
   return (hostname, options, callback) => {
     resolveAll(hostname, { all: true, family: options.family, hints: options.hints }, (error, addresses) => {
       if (error) return callback(error, []);

@@ -4,6 +4,7 @@ import { Agent } from 'undici';
 
 import { ipLiteralOf, isPublicAddress } from './address-policy.js';
 import { AttemptHandler, type AttemptOutcome } from './attempt-handler.js';
+import { createBudgetedResolver } from './budgeted-resolver.js';
 import { createGuardedLookup } from './guarded-lookup.js';
 
 export interface WebhookRequest {
@@ -32,6 +33,11 @@ interface Target {
 }
 
 const DEFAULT_MAX_CONNECTIONS = 100;
+/**
+ * Resolution gets at most half the attempt: a name server that never answers is then recorded as
+ * dns_error rather than timeout, and a slow answer still leaves time to connect.
+ */
+const MAX_DNS_BUDGET_MS = 3_000;
 /** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
 const MAX_CACHED_TARGETS = 10_000;
 const BLOCKED: AttemptOutcome = {
@@ -67,7 +73,10 @@ export class WebhookHttpClient {
       connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       connect: options.allowPrivateDestinations
         ? { timeout: options.timeoutMs }
-        : { timeout: options.timeoutMs, lookup: createGuardedLookup() },
+        : {
+            timeout: options.timeoutMs,
+            lookup: createGuardedLookup(createBudgetedResolver({ budgetMs: dnsBudgetMs(options.timeoutMs) })),
+          },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
@@ -143,6 +152,10 @@ function parseTarget(raw: string, allowPrivateDestinations: boolean): Target | n
     if (literal !== null && !isPublicAddress(literal)) return null;
   }
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
+}
+
+function dnsBudgetMs(timeoutMs: number): number {
+  return Math.min(MAX_DNS_BUDGET_MS, Math.ceil(timeoutMs / 2));
 }
 
 function withIdentityEncoding(headers: Record<string, string>): Record<string, string> {

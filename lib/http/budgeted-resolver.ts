@@ -1,0 +1,88 @@
+import type { LookupAddress, LookupAllOptions } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
+
+import type { ResolveAll } from './guarded-lookup.js';
+
+export interface BudgetedResolverOptions {
+  /** The whole resolution, both families and every retry; past it the queries are cancelled. */
+  budgetMs: number;
+  /** Name servers as `resolver.setServers` takes them; the system's when absent. Tests only. */
+  servers?: string[];
+}
+
+/** c-ares' own code for a query that went unanswered, so a spent budget reads as any DNS failure. */
+const DNS_TIMEOUT_CODE = 'ETIMEOUT';
+/** A lost datagram is asked again within the budget; the budget timer is the bound either way. */
+const TRIES = 2;
+
+type Family = 4 | 6;
+
+const LOOPBACK: LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/**
+ * Resolves with c-ares rather than `dns.lookup`. getaddrinfo runs on libuv's thread pool, where a
+ * domain whose name server never answers holds a thread for about 30 s and cannot be cancelled: a
+ * few such endpoints and every other endpoint's lookup queues behind them until its attempt times
+ * out. c-ares queries share no pool, and each resolution gets its own channel so that spending the
+ * budget cancels its queries and no one else's.
+ */
+export function createBudgetedResolver(options: BudgetedResolverOptions): ResolveAll {
+  return (hostname, lookupOptions, callback) => {
+    resolveWithinBudget(hostname, familiesOf(lookupOptions), options).then(
+      (addresses) => callback(null, addresses),
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+}
+
+async function resolveWithinBudget(
+  hostname: string,
+  families: readonly Family[],
+  options: BudgetedResolverOptions,
+): Promise<LookupAddress[]> {
+  // c-ares never reads /etc/hosts. RFC 6761 reserves these names for loopback, so they are answered
+  // here rather than sent to a name server that might say otherwise.
+  if (isLocalhostName(hostname))
+    return LOOPBACK.filter((entry) => families.some((family) => family === entry.family));
+
+  const resolver = new Resolver({ timeout: Math.max(1, Math.floor(options.budgetMs / TRIES)), tries: TRIES });
+  if (options.servers) resolver.setServers(options.servers);
+  let budgetSpent = false;
+  const timer = setTimeout(() => {
+    budgetSpent = true;
+    resolver.cancel();
+  }, options.budgetMs);
+  const answers = await Promise.allSettled(families.map((family) => query(resolver, hostname, family)));
+  clearTimeout(timer);
+
+  // One family answering is enough: the connection only ever uses the addresses returned here.
+  const addresses = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
+  const failure = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
+  if (addresses.length > 0 || failure === undefined) return addresses;
+  if (budgetSpent) {
+    throw Object.assign(new Error(`DNS resolution of ${hostname} exceeded ${options.budgetMs} ms`), {
+      code: DNS_TIMEOUT_CODE,
+      hostname,
+    });
+  }
+  throw failure.reason;
+}
+
+async function query(resolver: Resolver, hostname: string, family: Family): Promise<LookupAddress[]> {
+  const addresses = family === 4 ? await resolver.resolve4(hostname) : await resolver.resolve6(hostname);
+  return addresses.map((address) => ({ address, family }));
+}
+
+function familiesOf(options: LookupAllOptions): readonly Family[] {
+  if (options.family === 4 || options.family === 'IPv4') return [4];
+  if (options.family === 6 || options.family === 'IPv6') return [6];
+  return [4, 6];
+}
+
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
