@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
 import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
@@ -14,6 +15,7 @@ import {
   deliveryOf,
   listAllDeliveries,
   publishResults,
+  REDIS,
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
 
@@ -197,6 +199,28 @@ describe('a sweep', () => {
     const counts = countByWebhookId(receiver.requests);
     expect(counts.size).toBe(EVENTS);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('is taken by one worker process at a time: two sweeping at once queue the lost backlog once', async () => {
+    const db = await TestDatabase.create();
+    await backlog(db);
+    expect(await deleteQueueKeys(db.name)).toBeGreaterThan(0);
+
+    const [first, second] = [await sweeperOn(db), await sweeperOn(db)];
+    const swept = await Promise.all(
+      [first, second].map((host) => host.app.get(DeliverySweeper).sweepInTurn()),
+    );
+    expect([...swept].sort((a, b) => a - b)).toEqual([0, EVENTS]);
+    expect(await queuedIds(first)).toHaveLength(EVENTS);
+    // The turn is one key that expires within most of an interval (60 s here), for whoever comes next.
+    const redis = new Redis(REDIS);
+    try {
+      const ttl = await redis.pttl(`${db.name}:webhook-deliveries:sweep-turn`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(48_000);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('takes one page while the queue could still be carrying the overdue deliveries', async () => {

@@ -30,8 +30,10 @@ export class DeliveryQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly connection: Redis;
   readonly queue: Queue<DeliveryBatchJob>;
+  private readonly sweepTurnKey: string;
 
   constructor(@Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions) {
+    this.sweepTurnKey = `${options.queuePrefix}:${DELIVERY_QUEUE_NAME}:sweep-turn`;
     this.connection = createRedisConnection(options.redis, 'producer');
     this.connection.on('error', () => undefined);
     this.queue = new Queue<DeliveryBatchJob>(DELIVERY_QUEUE_NAME, {
@@ -66,6 +68,23 @@ export class DeliveryQueue implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
       return false;
+    }
+  }
+
+  /**
+   * Whether this process may sweep now: the first to ask within `ms` may, any other may not (one
+   * key set if absent, expiring after `ms`). Without Redis every process may: a sweep then queues
+   * nothing anyway, and the first one after Redis is back is the one that counts.
+   */
+  async takeSweepTurn(ms: number): Promise<boolean> {
+    try {
+      // Once the queue's connection is ready: it refuses commands until then rather than queue them.
+      const taken = this.queue
+        .waitUntilReady()
+        .then(() => this.connection.set(this.sweepTurnKey, String(process.pid), 'PX', ms, 'NX'));
+      return (await answerWithin(taken, REDIS_ANSWER_MS)) === 'OK';
+    } catch {
+      return true;
     }
   }
 

@@ -16,6 +16,11 @@ import { DeliveryStore, type OverdueDelivery } from './delivery-store.js';
 const JOBS_PER_PAGE = 50;
 /** The most pages one sweep takes: a million deliveries by default. */
 const MAX_PAGES = 100;
+/**
+ * A sweep turn lasts most of an interval, so that a worker's timer, which may fire a little early,
+ * still finds its next turn free when it is the only worker.
+ */
+const TURN_SHARE_OF_INTERVAL = 0.8;
 
 /**
  * The outbox's safety net. The database, not Redis, is the source of truth: a pending delivery
@@ -45,8 +50,18 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
-    this.timer = setInterval(() => void this.sweep(), this.options.webhooks.sweepIntervalMs);
+    this.timer = setInterval(() => void this.sweepInTurn(), this.options.webhooks.sweepIntervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * A sweep, unless another worker process has begun one within most of this interval: after a
+   * flush of Redis every worker would otherwise queue the whole backlog again, a duplicate job per
+   * worker for each delivery. Answers how many it queued (none when it was not its turn).
+   */
+  async sweepInTurn(): Promise<number> {
+    const turnMs = Math.floor(this.options.webhooks.sweepIntervalMs * TURN_SHARE_OF_INTERVAL);
+    return (await this.queue.takeSweepTurn(turnMs)) ? this.sweep() : 0;
   }
 
   /** Queues the lost deliveries again; answers how many. */
