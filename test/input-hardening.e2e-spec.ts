@@ -291,6 +291,41 @@ describe('input hardening', () => {
     );
   });
 
+  describe('a body nested deeper than any parameters need', () => {
+    const message = 'The request body nests objects and arrays more than 32 levels deep.';
+    /** `{"<field>": [[...]]}` with the brackets nested `levels` deep below the body. */
+    const nested = (field: string, levels: number): string =>
+      `{"${field}": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
+
+    it.each([2_000, 50_000])(
+      'POST with %i levels answers 400 naming body, with or without an Idempotency-Key, and creates nothing',
+      async (levels) => {
+        const before = await endpointCount();
+        expectInvalid(await sendJson('post', PATH, nested('url', levels)), 'body', message);
+        const keyed = sendJson('post', PATH, nested('url', levels)).set('Idempotency-Key', `deep-${levels}`);
+        expectInvalid(await keyed, 'body', message);
+        expect(await endpointCount()).toBe(before);
+      },
+    );
+
+    it('PATCH with 4,000 levels answers 400 naming body, and changes nothing', async () => {
+      const before = await stored();
+      expectInvalid(
+        await sendJson('patch', `${PATH}/${endpoint.id}`, nested('description', 4_000)),
+        'body',
+        message,
+      );
+      expect(await stored()).toEqual(before);
+    });
+
+    it('lets 32 levels through to the usual checks', async () => {
+      // The body itself is a level: 31 more below it.
+      const res = await sendJson('patch', `${PATH}/${endpoint.id}`, nested('description', 31));
+      expectParameterInvalid(res, 'description');
+      expect(res.body.error.message).not.toBe(message);
+    });
+  });
+
   describe('each wrong type is named as such, before any limit (stopAtFirstError)', () => {
     const valid = { url: 'http://127.0.0.1:9/a', enabled_events: ['*'] };
 

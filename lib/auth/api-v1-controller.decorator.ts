@@ -7,6 +7,7 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
+import { BodyDepthInterceptor } from '../errors/body-depth.interceptor.js';
 import { UnknownParametersInterceptor } from '../errors/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
@@ -22,7 +23,7 @@ export function ApiV1Controller(path: string): ClassDecorator {
     Controller(path ? `v1/${path}` : 'v1'),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
-    UseInterceptors(UnknownParametersInterceptor, IdempotencyInterceptor),
+    UseInterceptors(BodyDepthInterceptor, UnknownParametersInterceptor, IdempotencyInterceptor),
     UsePipes(createValidationPipe()),
   );
 }

@@ -1,0 +1,42 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
+import { ParameterInvalidError } from './api-error.js';
+import { declaredArguments, readsTheRequest } from './declared-arguments.js';
+
+/** Levels of objects and arrays a body may nest: far more than any parameters need. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays more than `limit` levels deep; a stack, not recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    const depth = next.depth + 1;
+    if (depth > limit) return true;
+    for (const item of Object.values(next.value)) pending.push({ value: item, depth });
+  }
+  return false;
+}
+
+/**
+ * A body nested thousands of levels deep (a few kilobytes of brackets) is refused before anything
+ * walks it recursively: class-transformer and the idempotency fingerprint would overflow the call
+ * stack, answering 500 and logging an error for every such request. Handlers that read the request
+ * themselves are left alone, as by the module's other checks.
+ */
+@Injectable()
+export class BodyDepthInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (!readsTheRequest(declaredArguments(context))) {
+      const { body } = context.switchToHttp().getRequest<Request>();
+      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+        throw new ParameterInvalidError(
+          'body',
+          `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`,
+        );
+      }
+    }
+    return next.handle();
+  }
+}
