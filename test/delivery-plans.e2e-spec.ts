@@ -91,6 +91,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
     ids.map((id) => ({
       id,
       endpointId: 'whk_plan',
+      tenant: 'acct_plan:test',
       eventId: 'evt_plan',
       attempt: 0,
       claimedAt: now,

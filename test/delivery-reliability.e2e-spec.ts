@@ -391,6 +391,28 @@ describe('a receiver that never answers', () => {
     await silent.close();
   });
 
+  it("cannot take another account's send slots through many endpoints of its own", async () => {
+    // Two send slots, each held 3 s by an attempt to the silent receiver.
+    const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000 };
+    const host = await boot({ db: await TestDatabase.create(), module: { webhooks } });
+    const silent = await receivers.start(() => undefined);
+    const prompt = await receivers.start();
+    // One account with ten endpoints that never answer, three events each: 30 sends of 3 s.
+    const noisy = await clientOf(host);
+    for (let i = 0; i < 10; i++) await createEndpoint(noisy, silent.url);
+    await publishResults(host, ACCOUNT, 3);
+    await silent.waitFor(2);
+    // Another account's deliveries get that account's share (one slot) once the first attempts
+    // time out. Shared per endpoint, the slots went to the older sends of the ten endpoints first:
+    // the other account's deliveries waited five deadlines.
+    const quiet = apiClient(host, await host.createKey('acct_quiet', 'test'));
+    const answered = await createEndpoint(quiet, prompt.url);
+    const events = await publishResults(host, 'acct_quiet', 5);
+    await allDeliveries(quiet, answered.id, 5, succeeded, 2 * webhooks.timeoutMs + 1000);
+    expectEachEventOnce(prompt, events);
+    await silent.close();
+  });
+
   it('does not put off a burst to a fast endpoint at the pace of a send that would take the whole deadline', async () => {
     // Two send slots; the silent endpoint holds one of them for 3 s at a time.
     const webhooks = { ...TEST_WEBHOOKS, concurrency: 2, timeoutMs: 3000 };

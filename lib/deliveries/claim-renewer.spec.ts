@@ -6,6 +6,7 @@ import { ClaimRenewer } from './claim-renewer.js';
 const claimed = (id: string): ClaimedDelivery => ({
   id,
   endpointId: 'whk_a',
+  tenant: 'acct_a:test',
   eventId: 'evt_a',
   attempt: 0,
   claimedAt: new Date(0),

@@ -11,6 +11,8 @@ export interface DeliveryTarget {
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
+  /** Its account and mode (`acct_1:live`): their endpoints share one share of a worker's send slots. */
+  tenant: string;
   eventId: string;
   /** Attempts made before this one. */
   attempt: number;

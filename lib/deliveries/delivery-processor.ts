@@ -156,7 +156,9 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     const { target, payload } = delivery;
     if (target?.status !== 'enabled' || payload === null) return this.unsent(delivery, whyUnsendable(target));
     if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
-    const turn = await this.sends.run(delivery.endpointId, () => this.sendNow(delivery, payload));
+    const turn = await this.sends.run(delivery.endpointId, delivery.tenant, () =>
+      this.sendNow(delivery, payload),
+    );
     if (!turn.ran) return this.deferred(delivery);
     if (typeof turn.value === 'string') return this.unsent(delivery, turn.value);
     const { response, url } = turn.value;

@@ -45,7 +45,8 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
         LEFT JOIN interview_events ev ON ev.id = d.event_id
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
-  RETURNING ${DELIVERIES}.id, endpoint_id, event_id, attempt, due.payload, due.url, due.secret, due.endpoint_status`;
+  RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
+    due.payload, due.url, due.secret, due.endpoint_status`;
 
 /**
  * An overdue delivery as the sweeper finds it, with its place in the schedule (`due` as the
@@ -86,6 +87,9 @@ export function overdueStatement(
 interface ClaimRow {
   id: string;
   endpoint_id: string;
+  account_id: string;
+  /** A boolean on PostgreSQL, 1 or 0 on SQLite. */
+  livemode: boolean | number;
   event_id: string;
   attempt: number | string;
   payload: string | null;
@@ -146,6 +150,7 @@ export class DeliveryStore {
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
+      tenant: `${row.account_id}:${Number(row.livemode) === 1 ? 'live' : 'test'}`,
       eventId: row.event_id,
       attempt: Number(row.attempt),
       claimedAt: now,
@@ -168,7 +173,7 @@ export class DeliveryStore {
     );
     if (claimed.length === 0) return [];
     return this.dataSource.query(
-      `SELECT d.id, d.endpoint_id, d.event_id, d.attempt, ev.payload, w.url, w.secret, w.status AS endpoint_status
+      `SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload, w.url, w.secret, w.status AS endpoint_status
        FROM ${DELIVERIES} d
        LEFT JOIN interview_events ev ON ev.id = d.event_id
        LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id

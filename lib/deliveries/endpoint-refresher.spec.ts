@@ -8,6 +8,7 @@ const NOW: DeliveryTarget = { url: 'https://b.example/hook', secret: 'whsec_new'
 const claimedAt = (endpointId: string, at: number): ClaimedDelivery => ({
   id: `dlv_${endpointId}_${at}`,
   endpointId,
+  tenant: 'acct_a:test',
   eventId: 'evt_a',
   attempt: 0,
   claimedAt: new Date(at),

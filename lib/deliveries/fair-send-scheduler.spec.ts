@@ -14,13 +14,19 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 /** Queues sends and records which started, by name. */
 function recorder(scheduler: FairSendScheduler): {
   started: string[];
-  send: (endpoint: string, name: string, until?: Promise<string>) => Promise<SendTurn<string>>;
+  send: (
+    endpoint: string,
+    name: string,
+    until?: Promise<string>,
+    tenant?: string,
+  ) => Promise<SendTurn<string>>;
 } {
   const started: string[] = [];
   return {
     started,
-    send: (endpoint, name, until = new Promise<string>(() => undefined)) =>
-      scheduler.run(endpoint, () => {
+    // Each endpoint its own account unless a test says otherwise.
+    send: (endpoint, name, until = new Promise<string>(() => undefined), tenant = endpoint) =>
+      scheduler.run(endpoint, tenant, () => {
         started.push(name);
         return until;
       }),
@@ -50,11 +56,11 @@ describe('FairSendScheduler', () => {
 
   it('frees the slot of a send that fails or throws, and passes the failure on', async () => {
     const scheduler = new FairSendScheduler(1, 16, 60_000);
-    const failing = scheduler.run('whk_a', () => Promise.reject(new Error('refused')));
-    const throwing = scheduler.run('whk_a', () => {
+    const failing = scheduler.run('whk_a', 'acct_a', () => Promise.reject(new Error('refused')));
+    const throwing = scheduler.run('whk_a', 'acct_a', () => {
       throw new Error('thrown');
     });
-    const next = scheduler.run('whk_a', () => Promise.resolve('sent'));
+    const next = scheduler.run('whk_a', 'acct_a', () => Promise.resolve('sent'));
     await expect(failing).rejects.toThrow('refused');
     await expect(throwing).rejects.toThrow('thrown');
     await expect(next).resolves.toEqual({ ran: true, value: 'sent' });
@@ -86,6 +92,43 @@ describe('FairSendScheduler', () => {
     silent[2].resolve('timeout');
     await tick();
     expect(started).toContain('s4');
+  });
+
+  it("holds an account to its account's share, however many endpoints it has", async () => {
+    const scheduler = new FairSendScheduler(4, 16, 60_000);
+    const { started, send } = recorder(scheduler);
+    // Eight endpoints of one account, each with a send that stays open: alone, it has every slot.
+    const many = Array.from({ length: 8 }, pending);
+    many.forEach((s, i) => void send(`whk_x${i}`, `x${i}`, s.promise, 'acct_x:live'));
+    await tick();
+    expect(started).toEqual(['x0', 'x1', 'x2', 'x3']);
+    // Another account arrives: each account's share is 2 now. The slots the first frees go to the
+    // second until it runs its share, though the first's sends waited longer.
+    void send('whk_y', 'y0', undefined, 'acct_y:live');
+    void send('whk_y', 'y1', undefined, 'acct_y:live');
+    for (const s of many.slice(0, 3)) {
+      s.resolve('timeout');
+      await tick();
+    }
+    expect(started).toEqual(['x0', 'x1', 'x2', 'x3', 'y0', 'y1', 'x4']);
+    scheduler.close();
+  });
+
+  it("gives a slot an account frees to its endpoints' oldest waiting send, not always to the same endpoint", async () => {
+    const scheduler = new FairSendScheduler(2, 16, 60_000);
+    const { started, send } = recorder(scheduler);
+    // Two accounts: one slot each. The first account's endpoints a and b take turns by age.
+    void send('whk_u', 'u0', undefined, 'acct_u:live');
+    const first = pending();
+    void send('whk_a', 'a0', first.promise, 'acct_t:live');
+    void send('whk_b', 'b0', undefined, 'acct_t:live');
+    void send('whk_a', 'a1', undefined, 'acct_t:live');
+    await tick();
+    expect(started).toEqual(['u0', 'a0']);
+    first.resolve('ok');
+    await tick();
+    expect(started).toEqual(['u0', 'a0', 'b0']);
+    scheduler.close();
   });
 
   it('gives a freed slot to the oldest waiting send among the endpoints under their share', async () => {

@@ -25,6 +25,18 @@ const IDLE_SHARE_MS = 1000;
 /** Endpoints whose pace is remembered after they give up their share. */
 const REMEMBERED_PACES = 10_000;
 
+/** The endpoints of one account and mode in this process, which share one share of the slots. */
+class Tenant {
+  readonly lanes = new Set<Lane>();
+  /** Its lanes held back because they, or it, run their share. */
+  readonly capped = new Set<Lane>();
+  running = 0;
+  /** Each of its lanes' share of the slots: its own share split between them. */
+  laneShare = 0;
+
+  constructor(readonly key: string) {}
+}
+
 /** One endpoint's sends in this process: those waiting for their turn, in order, and those running. */
 class Lane {
   running = 0;
@@ -37,7 +49,10 @@ class Lane {
   /** Since when it has had nothing to send (performance.now ms); null while it has. */
   emptySince: number | null = null;
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly tenant: Tenant,
+  ) {}
 
   get waitingCount(): number {
     return this.waiting.length - this.head;
@@ -50,19 +65,22 @@ class Lane {
 }
 
 /**
- * Hands a worker process's send slots to endpoints fairly. Every endpoint with sends here gets an
- * equal share of the slots (⌈concurrency / endpoints⌉, all of them when it is alone): one that
- * never answers holds only its share while the others keep sending. A freed slot goes to the
- * oldest waiting send among the endpoints under their share. An endpoint holds at most what it
- * sends in `drainBudgetMs` at its share and typical pace (at least MIN_ROUNDS rounds, and
- * `heldPerSlot` rounds until its pace is known), so that slow ones leave room in the worker for the
- * others. When another endpoint arrives and the shares shrink, or an endpoint turns out slow, one
- * that holds more than it now may gives back its newest waiting sends (`SendTurn.ran` false).
+ * Hands a worker process's send slots to accounts, then to their endpoints, fairly. Every account
+ * (and mode) with sends here gets an equal share of the slots (⌈concurrency / accounts⌉, all of
+ * them when it is alone), split equally between its endpoints with sends here: an endpoint that
+ * never answers holds only its share while the others keep sending, and an account that registers
+ * many such endpoints holds only its account's share, whatever their number. A freed slot goes to
+ * the oldest waiting send among the endpoints under their share whose account is under its own. An
+ * endpoint holds at most what it sends in `drainBudgetMs` at its share and typical pace (at least
+ * MIN_ROUNDS rounds, and `heldPerSlot` rounds until its pace is known), so that slow ones leave
+ * room in the worker for the others. When another endpoint or account arrives and the shares
+ * shrink, or an endpoint turns out slow, one that holds more than it now may gives back its newest
+ * waiting sends (`SendTurn.ran` false).
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
+  private readonly tenants = new Map<string, Tenant>();
   private readonly ready = new MinHeap<Lane>();
-  private readonly capped = new Set<Lane>();
   /**
    * The typical send duration of endpoints that gave up their share, oldest first: a burst after a
    * pause starts at the pace already seen rather than at an unknown one.
@@ -70,7 +88,8 @@ export class FairSendScheduler {
   private readonly paces = new Map<string, number>();
   private inFlight = 0;
   private seq = 0;
-  private share: number;
+  /** Each account's share of the slots. */
+  private tenantShare: number;
   private isClosed = false;
   private readonly sweep: NodeJS.Timeout;
 
@@ -83,7 +102,7 @@ export class FairSendScheduler {
     private readonly heldPerSlot: number,
     private readonly drainBudgetMs: number,
   ) {
-    this.share = concurrency;
+    this.tenantShare = concurrency;
     this.sweep = setInterval(() => this.forgetEmpty(), IDLE_SHARE_MS);
     this.sweep.unref();
   }
@@ -118,16 +137,20 @@ export class FairSendScheduler {
     const lane = this.lanes.get(endpointId);
     if (lane === undefined) return { intervalMs: 0, drainMs: 0 };
     if (lane.typicalMs === null) return { intervalMs: 0, drainMs: deadlineMs };
+    const share = lane.tenant.laneShare;
     return {
-      intervalMs: lane.typicalMs / this.share,
-      drainMs: Math.ceil((lane.queued + 1) / this.share) * lane.typicalMs,
+      intervalMs: lane.typicalMs / share,
+      drainMs: Math.ceil((lane.queued + 1) / share) * lane.typicalMs,
     };
   }
 
-  /** Runs `task` in its endpoint's turn; a task that fails passes its failure on. */
-  run<T>(endpointId: string, task: () => Promise<T>): Promise<SendTurn<T>> {
+  /**
+   * Runs `task` in its endpoint's turn; a task that fails passes its failure on. `tenant` names the
+   * endpoint's account and mode: an endpoint keeps the one it first came with.
+   */
+  run<T>(endpointId: string, tenant: string, task: () => Promise<T>): Promise<SendTurn<T>> {
     if (this.isClosed) return Promise.resolve({ ran: false });
-    const lane = this.laneOf(endpointId);
+    const lane = this.laneOf(endpointId, tenant);
     return new Promise<SendTurn<T>>((resolve, reject) => {
       lane.waiting.push({ seq: this.seq++, task, resolve: resolve as Waiting['resolve'], reject });
       this.place(lane);
@@ -135,14 +158,20 @@ export class FairSendScheduler {
     });
   }
 
-  private laneOf(endpointId: string): Lane {
+  private laneOf(endpointId: string, tenantKey: string): Lane {
     let lane = this.lanes.get(endpointId);
     if (lane === undefined) {
-      lane = new Lane(endpointId);
+      let tenant = this.tenants.get(tenantKey);
+      if (tenant === undefined) {
+        tenant = new Tenant(tenantKey);
+        this.tenants.set(tenantKey, tenant);
+      }
+      lane = new Lane(endpointId, tenant);
+      tenant.lanes.add(lane);
       lane.typicalMs = this.paces.get(endpointId) ?? null;
       this.paces.delete(endpointId);
       this.lanes.set(endpointId, lane);
-      this.reshare();
+      this.reshare([tenant]);
     }
     lane.emptySince = null;
     return lane;
@@ -156,18 +185,25 @@ export class FairSendScheduler {
   /** Endpoints that have had nothing to send for IDLE_SHARE_MS (checked as often) give up their share. */
   private forgetEmpty(): void {
     const now = performance.now();
-    let forgotten = false;
+    const changed = new Set<Tenant>();
     for (const lane of this.lanes.values()) {
       if (lane.emptySince !== null && now - lane.emptySince >= IDLE_SHARE_MS) {
         this.lanes.delete(lane.id);
+        lane.tenant.lanes.delete(lane);
+        if (lane.tenant.lanes.size === 0) this.tenants.delete(lane.tenant.key);
         if (lane.typicalMs !== null) this.remember(lane.id, lane.typicalMs);
-        forgotten = true;
+        changed.add(lane.tenant);
       }
     }
-    if (forgotten) {
-      this.reshare();
+    if (changed.size > 0) {
+      this.reshare([...changed].filter((tenant) => tenant.lanes.size > 0));
       this.pump();
     }
+  }
+
+  /** Whether a lane may start one more send now: it and its account are under their shares. */
+  private mayStart(lane: Lane): boolean {
+    return lane.running < lane.tenant.laneShare && lane.tenant.running < this.tenantShare;
   }
 
   /** Starts the oldest waiting sends of endpoints under their share while slots are free. */
@@ -176,7 +212,7 @@ export class FairSendScheduler {
       const lane = this.ready.pop();
       if (lane === undefined) return;
       lane.state = 'idle';
-      if (lane.waitingCount > 0 && lane.running < this.share) this.startNext(lane);
+      if (lane.waitingCount > 0 && this.mayStart(lane)) this.startNext(lane);
       this.place(lane);
     }
   }
@@ -188,6 +224,7 @@ export class FairSendScheduler {
       lane.head = 0;
     }
     lane.running++;
+    lane.tenant.running++;
     this.inFlight++;
     const startedAt = performance.now();
     let sent: Promise<unknown>;
@@ -209,7 +246,9 @@ export class FairSendScheduler {
   }
 
   private ended(lane: Lane, durationMs: number): void {
+    const { tenant } = lane;
     lane.running--;
+    tenant.running--;
     this.inFlight--;
     lane.typicalMs =
       lane.typicalMs === null ? durationMs : lane.typicalMs + (durationMs - lane.typicalMs) * DURATION_WEIGHT;
@@ -217,51 +256,69 @@ export class FairSendScheduler {
     if (lane.queued === 0) {
       // A lane left in the ready heap stays filed there; its entry is passed over while it is empty.
       if (lane.state === 'capped') {
-        this.capped.delete(lane);
+        tenant.capped.delete(lane);
         lane.state = 'idle';
       }
       lane.emptySince = performance.now();
-    } else if (lane.running < this.share && lane.waitingCount > 0 && this.ready.size === 0) {
-      // No other endpoint waits under its share: the freed slot goes to this one's next send, and
-      // a lane that was capped is capped again (or still has room, when the share grew).
+    } else if (
+      this.mayStart(lane) &&
+      lane.waitingCount > 0 &&
+      this.ready.size === 0 &&
+      tenant.capped.size === (tenant.capped.has(lane) ? 1 : 0)
+    ) {
+      // No other endpoint waits under its share, nor another of its account held back by the
+      // account's share: the freed slot goes to this one's next send, and a lane that was capped is
+      // capped again (or still has room, when the share grew).
       this.startNext(lane);
-      if (lane.state === 'capped' && lane.running < this.share) this.uncap(lane);
+      if (lane.state === 'capped' && this.mayStart(lane)) this.uncap(lane);
       return;
-    } else if (lane.state === 'capped' && lane.running < this.share) {
-      this.uncap(lane);
     }
+    // The account runs one send fewer: its lanes held back for its share may run again.
+    this.uncapRunnable(tenant);
     this.pump();
   }
 
-  /** Files a lane with waiting sends as ready (under its share) or capped. */
+  /** Files a lane with waiting sends as ready (it and its account under their shares) or capped. */
   private place(lane: Lane): void {
     if (lane.state !== 'idle' || lane.waitingCount === 0) return;
-    if (lane.running < this.share) {
+    if (this.mayStart(lane)) {
       lane.state = 'ready';
       this.ready.push(lane, lane.waiting[lane.head].seq);
     } else {
       lane.state = 'capped';
-      this.capped.add(lane);
+      lane.tenant.capped.add(lane);
     }
   }
 
   private uncap(lane: Lane): void {
-    this.capped.delete(lane);
+    lane.tenant.capped.delete(lane);
     lane.state = 'idle';
     this.place(lane);
   }
 
-  /** The share follows the number of endpoints; a smaller one trims what each may hold. */
-  private reshare(): void {
-    const share = Math.ceil(this.concurrency / Math.max(1, this.lanes.size));
-    if (share === this.share) return;
-    const grew = share > this.share;
-    this.share = share;
-    if (grew) {
-      for (const lane of [...this.capped]) if (lane.running < share) this.uncap(lane);
-      return;
+  /** Files as ready the capped lanes of an account that may start a send now. */
+  private uncapRunnable(tenant: Tenant): void {
+    if (tenant.running >= this.tenantShare) return;
+    for (const lane of [...tenant.capped]) if (this.mayStart(lane)) this.uncap(lane);
+  }
+
+  /**
+   * The shares follow the number of accounts and of each account's endpoints (`changed` names the
+   * accounts whose endpoints came or went); a smaller one trims what its endpoints may hold, a
+   * larger one lets capped endpoints run.
+   */
+  private reshare(changed: readonly Tenant[]): void {
+    const tenantShare = Math.ceil(this.concurrency / Math.max(1, this.tenants.size));
+    const everyTenant = tenantShare !== this.tenantShare;
+    this.tenantShare = tenantShare;
+    for (const tenant of everyTenant ? this.tenants.values() : changed) {
+      const laneShare = Math.ceil(tenantShare / Math.max(1, tenant.lanes.size));
+      if (laneShare === tenant.laneShare && !everyTenant) continue;
+      const shrank = laneShare < tenant.laneShare;
+      tenant.laneShare = laneShare;
+      if (shrank) for (const lane of tenant.lanes) this.trim(lane);
+      this.uncapRunnable(tenant);
     }
-    for (const lane of this.lanes.values()) this.trim(lane);
   }
 
   /**
@@ -274,7 +331,7 @@ export class FairSendScheduler {
       lane.typicalMs === null
         ? this.heldPerSlot
         : Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / lane.typicalMs));
-    return this.share * rounds;
+    return lane.tenant.laneShare * rounds;
   }
 
   /** Gives back the newest waiting sends of an endpoint that holds more than it may. */

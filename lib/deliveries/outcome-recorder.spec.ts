@@ -6,6 +6,7 @@ function outcome(id: string): DeliveryOutcome {
     delivery: {
       id,
       endpointId: 'whk_1',
+      tenant: 'acct_1:test',
       eventId: 'evt_1',
       attempt: 0,
       claimedAt: new Date(0),
