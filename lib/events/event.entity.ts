@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'interview_events' })
 @Index('idx_interview_events_list', ['accountId', 'livemode', 'createdAt', 'id'])
+@Index('idx_interview_events_type', ['accountId', 'livemode', 'type', 'createdAt', 'id'])
 export class EventEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;

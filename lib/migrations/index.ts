@@ -13,6 +13,8 @@ import { InterviewApiPendingDeliveriesPostgres1764300000000 } from './postgres/1
 import { InterviewApiPendingDeliveriesSqlite1764300000000 } from './sqlite/1764300000000-InterviewApiPendingDeliveries.js';
 import { InterviewApiEventRetentionByKeyPostgres1764400000000 } from './postgres/1764400000000-InterviewApiEventRetentionByKey.js';
 import { InterviewApiEventRetentionByKeySqlite1764400000000 } from './sqlite/1764400000000-InterviewApiEventRetentionByKey.js';
+import { InterviewApiEventTypeIndexPostgres1764500000000 } from './postgres/1764500000000-InterviewApiEventTypeIndex.js';
+import { InterviewApiEventTypeIndexSqlite1764500000000 } from './sqlite/1764500000000-InterviewApiEventTypeIndex.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -26,6 +28,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiIdempotencyKeysPostgres1764200000000,
   InterviewApiPendingDeliveriesPostgres1764300000000,
   InterviewApiEventRetentionByKeyPostgres1764400000000,
+  InterviewApiEventTypeIndexPostgres1764500000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -37,6 +40,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiIdempotencyKeysSqlite1764200000000,
   InterviewApiPendingDeliveriesSqlite1764300000000,
   InterviewApiEventRetentionByKeySqlite1764400000000,
+  InterviewApiEventTypeIndexSqlite1764500000000,
 ]);
 
 /** The database types the module ships migrations for. */
