@@ -35,7 +35,7 @@ import {
   INTERVIEW_API_OPTIONS_TYPE,
   InterviewApiConfigurableModule,
 } from './interview-api.module-definition.js';
-import { resolveOptions, resolveResources } from './interview-api.options.js';
+import { resolveOptions, resolveResources, type ResourceDefinition } from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
 import { createResourceController } from './resources/resource-controller.factory.js';
 import { UtilityController } from './utility/utility.controller.js';
@@ -67,8 +67,8 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
     return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources);
   }
 
-  private static withRoutes(base: DynamicModule, resources: unknown): DynamicModule {
-    const resourceControllers = resolveResources(resources as never).map(createResourceController);
+  private static withRoutes(base: DynamicModule, resources: ResourceDefinition[] | undefined): DynamicModule {
+    const resourceControllers = resolveResources(resources).map(createResourceController);
     return {
       ...base,
       global: true,

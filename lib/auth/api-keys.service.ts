@@ -39,7 +39,12 @@ export class ApiKeysService {
   ) {}
 
   async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
-    if (typeof input.accountId !== 'string' || input.accountId.length === 0 || input.accountId.length > 255) {
+    // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
+    if (
+      typeof input.accountId !== 'string' ||
+      input.accountId.length === 0 ||
+      [...input.accountId].length > 255
+    ) {
       throw new ParameterInvalidError(
         'accountId',
         'accountId must be a non-empty string of at most 255 characters.',
@@ -110,7 +115,7 @@ export class ApiKeysService {
    * The key behind a bearer token, or null. There is no cache: one lookup on the unique hash
    * index per request, so a revocation is seen by every instance on its very next request.
    */
-  async authenticate(token: string): Promise<(AuthenticatedApiKey & { record: ApiKeyEntity }) | null> {
+  async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;
     const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) } });
     if (!record || record.revokedAt) return null;
@@ -120,7 +125,6 @@ export class ApiKeysService {
       accountId: record.accountId,
       livemode: record.livemode,
       scopes: record.scopes,
-      record,
     };
   }
 }

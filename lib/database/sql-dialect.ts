@@ -11,8 +11,9 @@ export interface RowsCte {
 }
 
 /**
- * The few places the delivery engine writes SQL by hand (claims and batched outcomes, where the
- * ORM would issue a statement per row) differ between PostgreSQL and SQLite only here.
+ * The SQL the module writes by hand (the outbox, the engine's claims and batched outcomes, the drop
+ * of retries, retention: where the ORM would issue a statement per row) differs between PostgreSQL
+ * and SQLite only here.
  */
 export class SqlDialect {
   readonly postgres: boolean;

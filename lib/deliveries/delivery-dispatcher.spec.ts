@@ -1,13 +1,18 @@
+import { Clock } from '../clock/clock.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import type { DeliveryBatch, DeliveryQueue } from './delivery-queue.js';
 
 /** Records what the dispatcher enqueues, and when; Redis plays no part in when it does. */
 class RecordingQueue {
-  readonly added: { at: number; ids: string[][] }[] = [];
+  readonly added: { at: number; ids: string[][]; delays: number[] }[] = [];
 
   add(batches: DeliveryBatch[]): Promise<boolean> {
-    this.added.push({ at: Date.now(), ids: batches.map((batch) => batch.ids) });
+    this.added.push({
+      at: Date.now(),
+      ids: batches.map((batch) => batch.ids),
+      delays: batches.map((batch) => batch.delayMs),
+    });
     return Promise.resolve(true);
   }
 }
@@ -16,10 +21,27 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const due = (...ids: string[]): { id: string; nextAttemptAt: null }[] =>
   ids.map((id) => ({ id, nextAttemptAt: null }));
 
-function dispatcher(batchSize: number): { dispatcher: DeliveryDispatcher; queue: RecordingQueue } {
+/** The module's clock `aheadMs` ahead of the process's. */
+class ClockAhead extends Clock {
+  constructor(private readonly aheadMs: number) {
+    super();
+  }
+
+  override now(): Date {
+    return new Date(Date.now() + this.aheadMs);
+  }
+}
+
+function dispatcher(
+  batchSize: number,
+  clock: Clock = new Clock(),
+): { dispatcher: DeliveryDispatcher; queue: RecordingQueue } {
   const queue = new RecordingQueue();
   const options = { webhooks: { batchSize } } as ResolvedOptions;
-  return { dispatcher: new DeliveryDispatcher(queue as unknown as DeliveryQueue, options), queue };
+  return {
+    dispatcher: new DeliveryDispatcher(queue as unknown as DeliveryQueue, clock, options),
+    queue,
+  };
 }
 
 describe('DeliveryDispatcher', () => {
@@ -27,6 +49,17 @@ describe('DeliveryDispatcher', () => {
     const { dispatcher: d, queue } = dispatcher(100);
     d.dispatch(due('dlv_1'));
     expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1']]]);
+  });
+
+  it("delays a retry by its due time on the module's clock, whatever the process's says", async () => {
+    const clock = new ClockAhead(3_600_000);
+    const { dispatcher: d, queue } = dispatcher(100, clock);
+    d.dispatch([{ id: 'dlv_retry', nextAttemptAt: new Date(clock.now().getTime() + 5_000) }]);
+    await d.flush();
+    const [delay] = queue.added.flatMap((add) => add.delays);
+    // Rounded up to the next whole second of the clock: between 5 and 6 s, not an hour more.
+    expect(delay).toBeGreaterThan(4_900);
+    expect(delay).toBeLessThanOrEqual(6_000);
   });
 
   it('coalesces what arrives within the window after an enqueue into one batch', async () => {

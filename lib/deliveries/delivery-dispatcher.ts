@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../clock/clock.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { type DeliveryBatch, DeliveryQueue } from './delivery-queue.js';
@@ -33,23 +34,25 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
 
   constructor(
     private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
     @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
   ) {
     this.batchSize = options.webhooks.batchSize;
   }
 
   dispatch(deliveries: readonly DueDelivery[]): void {
-    const now = Date.now();
+    // Due times are the module's clock's; the coalescing window is the process's own time.
+    const clockNow = this.clock.now().getTime();
     for (const delivery of deliveries) {
       const due = delivery.nextAttemptAt?.getTime() ?? 0;
-      const bucket = due <= now ? 0 : Math.ceil(due / RETRY_BUCKET_MS) * RETRY_BUCKET_MS;
+      const bucket = due <= clockNow ? 0 : Math.ceil(due / RETRY_BUCKET_MS) * RETRY_BUCKET_MS;
       const ids = this.buffer.get(bucket) ?? [];
       ids.push(delivery.id);
       this.buffer.set(bucket, ids);
     }
     this.buffered += deliveries.length;
     if (this.buffered === 0 || (this.timer && this.buffered < this.batchSize)) return;
-    const wait = this.lastFlushAt + WINDOW_MS - now;
+    const wait = this.lastFlushAt + WINDOW_MS - Date.now();
     if (this.buffered >= this.batchSize || wait <= 0) void this.flush();
     else this.timer = setTimeout(() => void this.flush(), wait);
   }
@@ -61,12 +64,12 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     const buffered = this.buffer;
     this.buffer = new Map();
     this.buffered = 0;
-    const now = Date.now();
-    this.lastFlushAt = now;
+    this.lastFlushAt = Date.now();
+    const clockNow = this.clock.now().getTime();
     const batches: DeliveryBatch[] = [];
     for (const [due, ids] of buffered) {
       for (let i = 0; i < ids.length; i += this.batchSize) {
-        batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - now });
+        batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - clockNow });
       }
     }
     if (batches.length === 0) return true;

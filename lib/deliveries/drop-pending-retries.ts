@@ -46,8 +46,9 @@ export function dropStatements(
 /**
  * Seed 4.2 rule 3: disabling (or deleting) an endpoint drops its pending retries. They become
  * failed at once, in the caller's transaction, and a job that later carries them finds nothing to
- * claim. A worker's claim (`locked_until`) is left in place: an attempt already on the wire still
- * reached the receiver, and the claim is how the worker records it on the delivery. A delivery
+ * claim. A worker's claim (`claimed_at`, `locked_until`) is left in place: an attempt already on
+ * the wire still reached the receiver, and the claim's stamp is how the worker records it on the
+ * delivery. A delivery
  * published meanwhile, still pending, keeps its schedule and fails unsent when claimed.
  */
 export async function dropPendingRetries(

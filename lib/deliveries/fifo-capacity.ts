@@ -1,7 +1,8 @@
 /**
  * A bounded count of units that callers take and give back: the deliveries a worker process holds
- * claimed, so that the claim lease can outlast the wait of the last one held, and the sends it has
- * in flight. Requests are let in first come, first served: room given back passes straight to the
+ * claimed, so that what it holds drains in a bounded time (a claim is renewed while held, but a
+ * process that claims without bound would give most of its claims back unsent). Requests are let
+ * in first come, first served: room given back passes straight to the
  * oldest waiting request, which none arriving meanwhile can take, and the queue is taken from its
  * head by index (an array's `shift` moves every element). A request larger than the bound still
  * goes in alone, so that nothing waits forever.

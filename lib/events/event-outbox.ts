@@ -19,7 +19,7 @@ export interface OutboxEvent {
 const EVENT_COLUMNS = 'id, account_id, livemode, type, payload, created_at';
 const DELIVERY_COLUMNS =
   'id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at';
-/** The rows `v` both inserts read: one per event, with where its deliveries go. */
+/** The rows `v` every insert reads: one per event, with where its deliveries go. */
 const VALUE_COLUMNS: readonly RowColumn[] = [
   ['id', 'text'],
   ['account_id', 'text'],

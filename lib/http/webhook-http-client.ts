@@ -33,10 +33,7 @@ interface Target {
 }
 
 const DEFAULT_MAX_CONNECTIONS = 100;
-/**
- * Resolution gets at most half the attempt: a name server that never answers is then recorded as
- * dns_error rather than timeout, and a slow answer still leaves time to connect.
- */
+/** A name server that has not answered in 3 s (two tries) is not going to answer usefully. */
 const MAX_DNS_BUDGET_MS = 3_000;
 /** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
 const MAX_CACHED_TARGETS = 10_000;
@@ -154,6 +151,10 @@ function parseTarget(raw: string, allowPrivateDestinations: boolean): Target | n
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
+/**
+ * Resolution gets at most half the attempt: a name server that never answers is then recorded as
+ * dns_error rather than timeout, and a slow answer still leaves time to connect.
+ */
 function dnsBudgetMs(timeoutMs: number): number {
   return Math.min(MAX_DNS_BUDGET_MS, Math.ceil(timeoutMs / 2));
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Where a page ended, and what the cursor is bound to. */
+/** Where a page ended. */
 export interface CursorPosition {
   /** The last row's created_at, as the database's own text (no precision lost to a JS Date). */
   createdAt: string;
