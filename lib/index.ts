@@ -19,7 +19,7 @@ export { ApiKeyEntity } from './auth/api-key.entity.js';
 
 export * from './errors/api-error.js';
 export { ApiExceptionFilter } from './errors/api-exception.filter.js';
-export { IdParamPipe } from './errors/id-param.pipe.js';
+export { IdParamPipe } from './request/id-param.pipe.js';
 
 export { Paginator, type PageRequest, type PaginatedColumns } from './pagination/paginator.js';
 export { parseListParams, type ListParams } from './pagination/list-params.js';

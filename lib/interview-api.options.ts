@@ -1,7 +1,7 @@
 import { type Type } from '@nestjs/common';
 import type { RedisOptions, Redis } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
-import { isCalendarDay } from './pagination/list-params.js';
+import { isCalendarDay } from './request/iso-timestamp.js';
 
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
 export interface ResourceDefinition<T = object> {

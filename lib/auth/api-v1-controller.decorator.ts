@@ -7,9 +7,9 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
-import { BodyDepthInterceptor } from '../errors/body-depth.interceptor.js';
-import { UnknownParametersInterceptor } from '../errors/unknown-parameters.interceptor.js';
-import { createValidationPipe } from '../errors/validation.pipe.js';
+import { BodyDepthInterceptor } from '../request/body-depth.interceptor.js';
+import { UnknownParametersInterceptor } from '../request/unknown-parameters.interceptor.js';
+import { createValidationPipe } from '../request/validation.pipe.js';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 

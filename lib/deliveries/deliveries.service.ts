@@ -18,7 +18,7 @@ import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryEntity } from './delivery.entity.js';
 import { type DeliveryView, toDeliveryView } from './delivery.view.js';
 import { PendingDeliveryEntity } from './pending-delivery.entity.js';
-import { inTransaction } from '../database/serialized-transaction.js';
+import { inTransaction } from '../database/in-transaction.js';
 
 const STATUSES = ['pending', 'succeeded', 'failed'];
 

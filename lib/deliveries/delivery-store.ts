@@ -12,7 +12,7 @@ import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed
 import type { FailingStreakRule } from './failing-streak.js';
 import { recordStatements, type Statement } from './outcome-statements.js';
 import { renewalStatement } from './renewal-statement.js';
-import { inTransaction } from '../database/serialized-transaction.js';
+import { inTransaction } from '../database/in-transaction.js';
 
 /** An endpoint the engine disabled, and why (its `disabled_reason`). */
 export interface DisabledEndpoint {

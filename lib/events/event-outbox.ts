@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../database/prepared-statement.js';
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
-import { inTransaction } from '../database/serialized-transaction.js';
+import { inTransaction } from '../database/in-transaction.js';
 
 /** An event row to store, and where it goes. */
 export interface OutboxEvent {

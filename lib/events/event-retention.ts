@@ -13,7 +13,7 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { inTransaction } from '../database/serialized-transaction.js';
+import { inTransaction } from '../database/in-transaction.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
 

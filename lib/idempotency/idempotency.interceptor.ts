@@ -9,7 +9,7 @@ import type { Response } from 'express';
 import { catchError, mergeMap, type Observable, of } from 'rxjs';
 import type { ApiKeyRequest } from '../auth/api-key.request.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
-import { declaredArguments, readsTheRequest } from '../errors/declared-arguments.js';
+import { declaredArguments, readsTheRequest } from '../request/declared-arguments.js';
 import { hasControlCharacter } from '../http/control-characters.js';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency-store.js';
 import { requestFingerprint } from './request-fingerprint.js';

@@ -1,5 +1,6 @@
 import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
+import { parseIsoTimestamp } from '../request/iso-timestamp.js';
 
 /** The shared list parameters of seed section 4.4, validated. */
 export interface ListParams {
@@ -12,16 +13,6 @@ export interface ListParams {
 }
 
 const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
-/** Groups: year, month, day, then (when a time is given) hour and the offset, if any. */
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** Date parsing rolls 2026-02-30 over into March; a day that does not exist is a client mistake. */
-export function isCalendarDay(year: number, month: number, day: number): boolean {
-  const probe = new Date(0);
-  probe.setUTCFullYear(year, month - 1, day);
-  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
-}
-
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
@@ -29,27 +20,6 @@ function single(query: Record<string, unknown>, name: string): string | undefine
     throw new ParameterInvalidError(name, `${name} must be given once, as a string.`);
   if (containsNul(value)) throw new ParameterInvalidError(name, nulRefusal(name));
   return value;
-}
-
-/**
- * An ISO 8601 date or date-time as the API reads it (without an offset: UTC), or null when it is
- * none or names a day or year the lists cannot hold.
- */
-export function parseIsoTimestamp(value: string): Date | null {
-  const match = ISO_8601.exec(value);
-  if (match === null) return null;
-  // JavaScript reads a date-time without an offset in the server's time zone; the API reads it as
-  // UTC, so that the answer does not depend on where the host runs.
-  const hasTimeWithoutOffset = match[4] !== undefined && match[5] === undefined;
-  const date = new Date(hasTimeWithoutOffset ? `${value}Z` : value);
-  const valid =
-    !Number.isNaN(date.getTime()) &&
-    isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) &&
-    // An offset can carry the instant out of years 0–9999 (9999-12-31T23:59:59-14:00): SQLite
-    // compares timestamps as text, where year 10000 sorts before 2026.
-    date.getUTCFullYear() >= 0 &&
-    date.getUTCFullYear() <= 9999;
-  return valid ? date : null;
 }
 
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {

@@ -1,5 +1,5 @@
 import type { ColumnType } from 'typeorm';
-import { parseIsoTimestamp } from '../pagination/list-params.js';
+import { parseIsoTimestamp } from '../request/iso-timestamp.js';
 
 /** What the module reads of a host entity's column (TypeORM's ColumnMetadata). */
 export interface ColumnShape {

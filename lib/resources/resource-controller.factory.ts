@@ -6,7 +6,7 @@ import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
-import { IdParamPipe } from '../errors/id-param.pipe.js';
+import { IdParamPipe } from '../request/id-param.pipe.js';
 import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';

@@ -19,7 +19,7 @@ import { generateWebhookSecret } from '../signing/index.js';
 import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
-import { inTransaction } from '../database/serialized-transaction.js';
+import { inTransaction } from '../database/in-transaction.js';
 
 /**
  * A change to what a send uses (secret, URL, disabled, deleted) answers once no worker can still

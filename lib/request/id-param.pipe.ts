@@ -1,6 +1,6 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { containsNul } from '../database/nul-character.js';
-import { ResourceMissingError } from './api-error.js';
+import { ResourceMissingError } from '../errors/api-error.js';
 
 /**
  * A path id no stored object can have answers 404, as any unknown id does, without asking the

@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
-import { UnknownParameterError } from './api-error.js';
+import { UnknownParameterError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from './declared-arguments.js';
 
 /** The first name in a body that has any, or null for an absent or empty one. */

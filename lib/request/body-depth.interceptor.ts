@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
-import { ParameterInvalidError } from './api-error.js';
+import { ParameterInvalidError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from './declared-arguments.js';
 
 /** Levels of objects and arrays a body may nest: far more than any parameters need. */

@@ -5,7 +5,7 @@ import {
   ParameterInvalidError,
   ParameterMissingError,
   UnknownParameterError,
-} from './api-error.js';
+} from '../errors/api-error.js';
 
 function firstLeaf(error: ValidationError, path: string): { param: string; error: ValidationError } {
   const param = path ? `${path}.${error.property}` : error.property;
