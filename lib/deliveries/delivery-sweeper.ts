@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
+import { every } from '../clock/every.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -37,7 +38,7 @@ const TURN_SHARE_OF_INTERVAL = 0.8;
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
-  private timer: NodeJS.Timeout | null = null;
+  private stopSweeping: (() => void) | null = null;
   private running: Promise<number> | null = null;
 
   constructor(
@@ -50,8 +51,11 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
-    this.timer = setInterval(() => void this.sweepInTurn(), this.options.webhooks.sweepIntervalMs);
-    this.timer.unref();
+    this.stopSweeping = every(
+      this.options.webhooks.sweepIntervalMs,
+      () => this.sweepInTurn(),
+      (error) => this.logger.warn(`Sweep failed: ${String(error)}`),
+    );
   }
 
   /**
@@ -102,7 +106,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopSweeping?.();
     await this.running;
   }
 }

@@ -23,7 +23,8 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 /**
  * Checks a Standard Webhooks v1 delivery and throws `WebhookVerificationError` unless it is authentic
  * and fresh. `rawBody` must be the bytes exactly as received: a body re-serialised from parsed JSON
- * would not match the signature.
+ * would not match the signature. A secret that decodes to no key is the receiver's own mistake, not
+ * a forged request: it throws a plain `Error` rather than `WebhookVerificationError`.
  */
 export function verifyWebhook(
   rawBody: string | Buffer,
