@@ -7,17 +7,7 @@ import { recordStatements } from '../lib/deliveries/outcome-statements.js';
 import { renewalStatement } from '../lib/deliveries/renewal-statement.js';
 import { interviewApiMigrations } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
-
-/** Every plan node of an EXPLAIN (FORMAT JSON) answer. */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
+import { planNodes } from './support/query-plan.js';
 
 /**
  * The claim, its renewal and the record must find a batch's deliveries by key even on a table the
@@ -70,11 +60,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
   const ids = Array.from({ length: 100 }, (_, i) => `dlv_${String(2_000 + i).padStart(26, '0')}`);
 
   async function scansOfDeliveries(statement: string, params: unknown[]): Promise<string[]> {
-    const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await dataSource.query(
-      `EXPLAIN (FORMAT JSON) ${statement}`,
-      params,
-    );
-    return nodes(plan[0].Plan)
+    return (await planNodes(dataSource, statement, params))
       .filter((node) => node['Relation Name'] === 'interview_webhook_deliveries')
       .map((node) => node['Node Type']);
   }

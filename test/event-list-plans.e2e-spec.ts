@@ -3,15 +3,7 @@ import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { apiClient } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { planNodes } from './support/query-plan.js';
 
 const ACCOUNT = 'acct_event_plans';
 const EVENTS = 5_000;
@@ -56,10 +48,7 @@ describe('the event list filtered by type on PostgreSQL: plan', () => {
     }
     expect(captured).toHaveLength(1);
     const [[sql, params]] = captured;
-    const [{ 'QUERY PLAN': plans }] = await host.app
-      .get(DataSource)
-      .query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-    const plan = nodes((plans as { Plan: PlanNode }[])[0].Plan);
+    const plan = await planNodes(host.app.get(DataSource), sql, params);
     expect(plan.some((node) => node['Index Name'] === 'idx_interview_events_type')).toBe(true);
     expect(plan.some((node) => node['Node Type'] === 'Seq Scan')).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { ClockAhead } from '../../test/support/clock-ahead.js';
 import { Clock } from '../clock/clock.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -20,17 +21,6 @@ class RecordingQueue {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const due = (...ids: string[]): { id: string; nextAttemptAt: null }[] =>
   ids.map((id) => ({ id, nextAttemptAt: null }));
-
-/** The module's clock `aheadMs` ahead of the process's. */
-class ClockAhead extends Clock {
-  constructor(private readonly aheadMs: number) {
-    super();
-  }
-
-  override now(): Date {
-    return new Date(Date.now() + this.aheadMs);
-  }
-}
 
 function dispatcher(
   batchSize: number,

@@ -247,6 +247,8 @@ export class FairSendScheduler {
 
   private ended(lane: Lane, durationMs: number): void {
     const { tenant } = lane;
+    // Only an account that ran its whole share can have lanes held back by it, waiting for this.
+    const accountWasFull = tenant.running >= this.tenantShare;
     lane.running--;
     tenant.running--;
     this.inFlight--;
@@ -264,7 +266,7 @@ export class FairSendScheduler {
       this.mayStart(lane) &&
       lane.waitingCount > 0 &&
       this.ready.size === 0 &&
-      tenant.capped.size === (tenant.capped.has(lane) ? 1 : 0)
+      (!accountWasFull || tenant.capped.size === (tenant.capped.has(lane) ? 1 : 0))
     ) {
       // No other endpoint waits under its share, nor another of its account held back by the
       // account's share: the freed slot goes to this one's next send, and a lane that was capped is
@@ -274,7 +276,8 @@ export class FairSendScheduler {
       return;
     }
     // The account runs one send fewer: its lanes held back for its share may run again.
-    this.uncapRunnable(tenant);
+    if (accountWasFull) this.uncapRunnable(tenant);
+    else if (lane.state === 'capped' && this.mayStart(lane)) this.uncap(lane);
     this.pump();
   }
 
