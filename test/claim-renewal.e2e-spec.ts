@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
 import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
 import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/deliveries/claim-lease.js';
-import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
+import type { ClaimedDelivery } from '../lib/deliveries/claimed-delivery.js';
 import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
 import { apiClient } from './support/api-client.js';
+import { attemptOutcome } from './support/outcomes.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually, Receiver } from './support/receiver.js';
 import { createEndpoint, publishResults, TEST_WEBHOOKS } from './support/webhooks.js';
@@ -44,20 +45,6 @@ describe('claim renewal', () => {
   const claim = (ms: number): Promise<ClaimedDelivery[]> =>
     store.claim([id], at(ms), at(ms + CLAIM_LEASE_MS));
 
-  function outcome(delivery: ClaimedDelivery, status: 'succeeded' | 'pending'): DeliveryOutcome {
-    return {
-      delivery,
-      attempted: true,
-      status,
-      responseStatus: status === 'succeeded' ? 200 : 500,
-      responseBody: 'reply',
-      error: status === 'succeeded' ? null : 'http_error',
-      durationMs: 5,
-      nextAttemptAt: status === 'succeeded' ? null : at(10 * SECOND),
-      goneUrl: null,
-    };
-  }
-
   it('keeps a renewed claim past its first lease, and records its outcome after the renewals', async () => {
     const [held] = await claim(0);
     expect(held).toMatchObject({ id, claimedAt: at(0) });
@@ -68,7 +55,7 @@ describe('claim renewal', () => {
     // Unrenewed, the claim would have expired: another worker could have taken it.
     expect(await claim(CLAIM_LEASE_MS + SECOND)).toEqual([]);
 
-    await store.record([outcome(held, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), {
+    await store.record([attemptOutcome(held)], at(CLAIM_LEASE_MS + 2 * SECOND), {
       disableAfterMs: 60_000,
       pauseMs: 60_000,
     });
@@ -88,14 +75,14 @@ describe('claim renewal', () => {
     await store.renew([lapsed], at(10 * CLAIM_LEASE_MS));
     expect((await row()).lockedUntil?.getTime()).toBe(at(2 * CLAIM_LEASE_MS + SECOND).getTime());
     const streak = { disableAfterMs: 60_000, pauseMs: 60_000 };
-    await store.record([outcome(lapsed, 'succeeded')], at(CLAIM_LEASE_MS + 2 * SECOND), streak);
+    await store.record([attemptOutcome(lapsed)], at(CLAIM_LEASE_MS + 2 * SECOND), streak);
     expect(await row()).toMatchObject({ status: 'pending', attempt: 0 });
     const attempts = host.app.get(DataSource).getRepository(AttemptEntity);
     expect(await attempts.countBy({ deliveryId: id })).toBe(0);
 
     // The current claim's outcome is the delivery's one and only first attempt (with a failure
     // too, which SQLite and PostgreSQL both record in a transaction of several statements).
-    await store.record([outcome(current, 'pending')], at(CLAIM_LEASE_MS + 3 * SECOND), streak);
+    await store.record([attemptOutcome(current, at(10 * SECOND))], at(CLAIM_LEASE_MS + 3 * SECOND), streak);
     expect(await row()).toMatchObject({ status: 'pending', attempt: 1 });
     expect(await attempts.findBy({ deliveryId: id })).toEqual([
       expect.objectContaining({ attempt: 1, responseStatus: 500, error: 'http_error' }),
@@ -104,7 +91,10 @@ describe('claim renewal', () => {
 
   it('leaves a delivery recorded for a retry free to be claimed: a late renewal does not hold it', async () => {
     const [held] = await claim(0);
-    await store.record([outcome(held, 'pending')], at(SECOND), { disableAfterMs: 60_000, pauseMs: 60_000 });
+    await store.record([attemptOutcome(held, at(10 * SECOND))], at(SECOND), {
+      disableAfterMs: 60_000,
+      pauseMs: 60_000,
+    });
     await store.renew([held], at(10 * CLAIM_LEASE_MS));
     expect(await row()).toMatchObject({ status: 'pending', attempt: 1, lockedUntil: null, claimedAt: null });
     expect(await claim(10 * SECOND)).toHaveLength(1);

@@ -4,6 +4,7 @@ import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
 import { apiClient } from './support/api-client.js';
+import { attemptOutcome } from './support/outcomes.js';
 import { PG, TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually } from './support/receiver.js';
@@ -47,23 +48,10 @@ describe('a record that deadlocks with a transaction changing its endpoint (Post
       'held by a request',
       endpoint.id,
     ]);
-    const recording = store.record(
-      [
-        {
-          delivery: held,
-          attempted: true,
-          status: 'pending',
-          responseStatus: 500,
-          responseBody: 'down',
-          error: 'http_error',
-          durationMs: 3,
-          nextAttemptAt: new Date(now.getTime() + 60_000),
-          goneUrl: null,
-        },
-      ],
-      new Date(),
-      { disableAfterMs: 3_600_000, pauseMs: 3_600_000 },
-    );
+    const recording = store.record([attemptOutcome(held, new Date(now.getTime() + 60_000))], new Date(), {
+      disableAfterMs: 3_600_000,
+      pauseMs: 3_600_000,
+    });
     // The record holds the delivery and waits for the endpoint; the other transaction now wants
     // the delivery. The record waited first, so its check finds the deadlock: it is the one aborted.
     // Polled outside the other transaction, which would keep reading one snapshot of the activity.

@@ -1,12 +1,13 @@
 import { DataSource } from 'typeorm';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
-import type { ClaimedDelivery, DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
+import type { ClaimedDelivery } from '../lib/deliveries/claimed-delivery.js';
 import { CLAIM_ON_POSTGRES, overdueStatement } from '../lib/deliveries/delivery-store.js';
 import { dropStatements } from '../lib/deliveries/drop-pending-retries.js';
 import { recordStatements } from '../lib/deliveries/outcome-statements.js';
 import { renewalStatement } from '../lib/deliveries/renewal-statement.js';
 import { interviewApiMigrations } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
+import { attemptOutcome } from './support/outcomes.js';
 import { planNodes } from './support/query-plan.js';
 
 /**
@@ -87,17 +88,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
 
   it('the record reads a batch of ids through the primary key', async () => {
     const now = new Date();
-    const outcomes: DeliveryOutcome[] = held(now).map((delivery) => ({
-      delivery,
-      attempted: true,
-      status: 'succeeded',
-      responseStatus: 200,
-      responseBody: 'ok',
-      error: null,
-      durationMs: 3,
-      nextAttemptAt: null,
-      goneUrl: null,
-    }));
+    const outcomes = held(now).map((delivery) => attemptOutcome(delivery));
     const [statement] = recordStatements(sql, outcomes, now);
     const scans = await scansOfDeliveries(statement.sql, statement.params);
     expect(scans.length).toBeGreaterThan(0);

@@ -58,6 +58,15 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
     const expiredDeliveries = `SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired})`;
     return inTransaction(this.dataSource.manager, async (manager) => {
+      // PostgreSQL: a worker may be recording an attempt of an expiring delivery (a replay, say)
+      // while this runs. Locked first, each such delivery is either recorded before (its attempt
+      // and schedule row committed, so the statements below see them) or after, finding it gone
+      // and adding nothing. Deleted first without the lock, a record committed between these
+      // statements left an attempt or schedule row of a delivery no longer there. SQLite runs the
+      // module's transactions one at a time.
+      if (this.sql.postgres) {
+        await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} FOR UPDATE) AS locked`, [cutoff]);
+      }
       await manager.query(
         `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (${expiredDeliveries})`,
         [cutoff],
