@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
+import {
+  ENDPOINTS_TABLE as ENDPOINTS,
+  WebhookEndpointEntity,
+} from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { BinaryArray } from '../database/binary-array.js';
 import { retryOnDeadlock } from '../database/deadlock-retry.js';
@@ -10,7 +13,10 @@ import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { FailingStreakRule } from './failing-streak.js';
-import { recordStatements, type Statement } from './outcome-statements.js';
+import type { Statement } from '../database/statement.js';
+import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
+import { recordStatements } from './outcome-statements.js';
+import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 import { renewalStatement } from './renewal-statement.js';
 import { inTransaction } from '../database/in-transaction.js';
 
@@ -20,9 +26,6 @@ export interface DisabledEndpoint {
   reason: 'endpoint_gone' | 'failing_for_too_long';
 }
 
-const DELIVERIES = 'interview_webhook_deliveries';
-const PENDING = 'interview_pending_deliveries';
-const ENDPOINTS = 'interview_webhook_endpoints';
 /** Ids per look-up of endpoints, well under either database's limit of bind parameters. */
 const IDS_PER_LOOKUP = 500;
 

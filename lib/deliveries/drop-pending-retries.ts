@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import type { Statement } from './outcome-statements.js';
-
-const DELIVERIES = 'interview_webhook_deliveries';
-const PENDING = 'interview_pending_deliveries';
+import type { Statement } from '../database/statement.js';
+import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
+import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 
 export type DropReason = 'endpoint_disabled' | 'endpoint_deleted';
 

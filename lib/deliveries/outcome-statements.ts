@@ -1,15 +1,9 @@
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { generateId } from '../identifiers/generate-id.js';
+import type { Statement } from '../database/statement.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
-
-const DELIVERIES = 'interview_webhook_deliveries';
-const PENDING = 'interview_pending_deliveries';
-
-/** A statement and its bind values. */
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
+import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
+import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 
 /**
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the

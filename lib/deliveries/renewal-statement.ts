@@ -1,8 +1,8 @@
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
-import { BATCH_IDS, type Statement } from './outcome-statements.js';
-
-const DELIVERIES = 'interview_webhook_deliveries';
+import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
+import type { Statement } from '../database/statement.js';
+import { BATCH_IDS } from './outcome-statements.js';
 
 /** The claims a renewal names: a delivery and the stamp of the claim held on it. */
 const CLAIM_COLUMNS: readonly RowColumn[] = [

@@ -2,7 +2,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
-@Entity({ name: 'interview_webhook_endpoints' })
+/** The endpoints' table, as the module's hand-written SQL names it. */
+export const ENDPOINTS_TABLE = 'interview_webhook_endpoints';
+
+@Entity({ name: ENDPOINTS_TABLE })
 @Index('idx_interview_webhook_endpoints_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_webhook_endpoints_fanout', ['accountId', 'livemode', 'status'])
 export class WebhookEndpointEntity {
