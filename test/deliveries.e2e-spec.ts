@@ -319,6 +319,12 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
         status: 409,
         body: errorEnvelope('invalid_request_error', 'conflict'),
       });
+      // Missing stays missing, whatever the endpoint's state.
+      const missing = await client.post(
+        `/v1/webhook_endpoints/${endpoint.id}/deliveries/dlv_00000000000000000000000000/replay`,
+      );
+      expectResourceMissing(missing);
+      expect(missing.body.error.param).toBe('delivery_id');
       await sleep(300);
       expect(receiver.requests).toHaveLength(1);
       expect(await listAllDeliveries(client, endpoint.id)).toHaveLength(1);
@@ -631,5 +637,36 @@ describe('a throttling receiver’s Retry-After', () => {
     const capped = await waitAfter(client, endpoint.id, event.id, 2, receiver);
     expect(capped).toBeGreaterThanOrEqual(2350);
     expect(capped).toBeLessThanOrEqual(3650);
+  });
+});
+
+describe('deliveries of expired events', () => {
+  let short: TestHost;
+  const receivers = new OpenReceivers();
+
+  beforeAll(async () => {
+    short = await createTestHost({ module: { eventRetentionMs: 1000 } });
+  });
+  afterAll(async () => {
+    await receivers.closeAll();
+    await short.close();
+  });
+
+  it('go with their event at the retention horizon: not listed, retrieved or replayed', async () => {
+    const { accountId, client } = await newAccount(short);
+    const receiver = await receivers.start();
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [event] = await publishResults(short, accountId);
+    const delivery = await deliveryOf(client, endpoint.id, event.id, finished);
+    const base = `/v1/webhook_endpoints/${endpoint.id}/deliveries`;
+    expect((await client.get(`${base}/${delivery.id}`)).status).toBe(200);
+
+    await sleep(Math.max(0, Date.parse(event.created_at) + 1200 - Date.now()));
+    expect(await listAllDeliveries(client, endpoint.id)).toEqual([]);
+    expectResourceMissing(await client.get(`${base}/${delivery.id}`));
+    const replay = await client.post(`${base}/${delivery.id}/replay`);
+    expectResourceMissing(replay);
+    expect(replay.body.error.param).toBe('delivery_id');
+    expect(receiver.requests).toHaveLength(1);
   });
 });

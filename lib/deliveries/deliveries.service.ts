@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, MoreThanOrEqual } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
 import { ConflictError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventPublisher } from '../events/event-publisher.js';
-import { EventsService } from '../events/events.service.js';
-import { generateId } from '../identifiers/generate-id.js';
+import { EventRetention } from '../events/event-retention.js';
+import { generateId, idTimePrefix } from '../identifiers/generate-id.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
@@ -28,7 +28,7 @@ export class DeliveriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly endpoints: WebhookEndpointsService,
-    private readonly events: EventsService,
+    private readonly retention: EventRetention,
     private readonly publisher: EventPublisher,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly paginator: Paginator,
@@ -48,7 +48,8 @@ export class DeliveriesService {
     const query = this.dataSource
       .getRepository(DeliveryEntity)
       .createQueryBuilder('delivery')
-      .where('delivery.endpointId = :endpointId', { endpointId: endpoint.id });
+      .where('delivery.endpointId = :endpointId', { endpointId: endpoint.id })
+      .andWhere('delivery.eventId >= :visibleFrom', { visibleFrom: this.visibleFrom() });
     if (status !== undefined) query.andWhere('delivery.status = :status', { status });
     if (eventId !== undefined) query.andWhere('delivery.eventId = :eventId', { eventId });
     return this.paginator.page(
@@ -65,11 +66,14 @@ export class DeliveriesService {
     return toDeliveryView(delivery, attempts);
   }
 
-  /** Seed 4.2 rule 4: a new delivery of the same event (same event id), sent at once. */
+  /**
+   * Seed 4.2 rule 4: a new delivery of the same event (same event id), sent at once. A delivery
+   * that is not there is missing whatever the state of its endpoint.
+   */
   async replay(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
-    const endpoint = this.sendable(await this.replayTarget(key, endpointId, deliveryId));
+    const endpoint = await this.replayTarget(key, endpointId, deliveryId);
     const original = await this.find(key, endpoint, deliveryId);
-    await this.events.find(key, original.eventId);
+    this.sendable(endpoint);
     const now = this.clock.now();
     const replay = this.dataSource.getRepository(DeliveryEntity).create({
       ...original,
@@ -130,7 +134,8 @@ export class DeliveriesService {
       if (!(error instanceof ResourceMissingError)) throw error;
       const { accountId, livemode } = key;
       const repository = this.dataSource.getRepository(DeliveryEntity);
-      if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode })) {
+      const eventId = MoreThanOrEqual(this.visibleFrom());
+      if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode, eventId })) {
         throw new ConflictError(
           `Webhook endpoint ${endpointId} is deleted; its deliveries cannot be replayed.`,
         );
@@ -152,9 +157,24 @@ export class DeliveriesService {
     deliveryId: string,
   ): Promise<DeliveryEntity> {
     const delivery = await this.dataSource.getRepository(DeliveryEntity).findOne({
-      where: { id: deliveryId, endpointId: endpoint.id, accountId: key.accountId, livemode: key.livemode },
+      where: {
+        id: deliveryId,
+        endpointId: endpoint.id,
+        accountId: key.accountId,
+        livemode: key.livemode,
+        eventId: MoreThanOrEqual(this.visibleFrom()),
+      },
     });
     if (!delivery) throw new ResourceMissingError(`No such webhook delivery: ${deliveryId}.`, 'delivery_id');
     return delivery;
+  }
+
+  /**
+   * The lowest event id still visible: a delivery goes with its event, which disappears at the
+   * retention horizon (before the hourly purge deletes both). Event ids begin with their creation
+   * time, so this is a range of the deliveries' event ids.
+   */
+  private visibleFrom(): string {
+    return idTimePrefix('evt', this.retention.horizon());
   }
 }
