@@ -102,6 +102,22 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect(retry.body.id).toBe(first.body.id);
   });
 
+  it('matches a retry spelled as the routes read it: a trailing slash, an empty object for no body', async () => {
+    const idem = fresh();
+    const first = await post(ENDPOINTS, create('http://127.0.0.1:9/slash'), idem);
+    const slashed = await post(`${ENDPOINTS}/`, create('http://127.0.0.1:9/slash'), idem);
+    expect(slashed.headers['idempotent-replayed']).toBe('true');
+    expect(slashed.body.id).toBe(first.body.id);
+
+    const rotate = `${ENDPOINTS}/${first.body.id as string}/rotate_secret`;
+    const other = fresh();
+    const rotated = await post(rotate, undefined, other);
+    const again = await post(rotate, {}, other);
+    expect(rotated.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.secret).toBe(rotated.body.secret);
+  });
+
   it('refuses a key reused with other parameters or on another route, and runs nothing', async () => {
     const idem = fresh();
     const first = await post(ENDPOINTS, create('http://127.0.0.1:9/first'), idem);

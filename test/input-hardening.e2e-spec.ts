@@ -126,6 +126,38 @@ describe('input hardening', () => {
     });
   });
 
+  describe('half a surrogate pair, which neither database stores as sent', () => {
+    it.each<[string, Record<string, unknown>, string]>([
+      [
+        'description',
+        { url: 'http://127.0.0.1:9/a', enabled_events: ['*'], description: '\ud800x' },
+        'description',
+      ],
+      ['url', { url: 'http://127.0.0.1:9/\udc00', enabled_events: ['*'] }, 'url'],
+      ['a field name', { url: 'http://127.0.0.1:9/a', enabled_events: ['*'], ['\ud83d']: 1 }, '\ud83d'],
+    ])('POST: in %s answers 400 naming it, and creates nothing', async (_field, body, param) => {
+      const before = await endpointCount();
+      expectInvalid(
+        await client.post(PATH, body),
+        param,
+        `${param} must be valid Unicode text: it holds half of a UTF-16 surrogate pair.`,
+      );
+      expect(await endpointCount()).toBe(before);
+    });
+
+    it('PATCH: answers 400 and changes nothing; a whole pair is stored as sent', async () => {
+      const before = await stored();
+      expectParameterInvalid(
+        await client.patch(`${PATH}/${endpoint.id}`, { description: 'a\udbffb' }),
+        'description',
+      );
+      expect(await stored()).toEqual(before);
+      const emoji = await client.patch(`${PATH}/${endpoint.id}`, { description: 'ok \ud83d\ude00' });
+      expect(emoji.status).toBe(200);
+      expect((await client.get(`${PATH}/${endpoint.id}`)).body.description).toBe('ok \ud83d\ude00');
+    });
+  });
+
   describe('a NUL character in a path id answers 404 as any unknown id does', () => {
     it.each<[string, string, () => string, string, string]>([
       ['GET', 'an endpoint', () => `${PATH}/%00`, 'id', 'No such webhook endpoint: \u0000.'],

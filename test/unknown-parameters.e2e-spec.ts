@@ -29,8 +29,11 @@ describe('unknown parameters on routes that take no body or no query', () => {
     await host.close();
   });
 
-  const stored = async (): Promise<{ status: string; secret?: string }> =>
-    (await client.get(`/v1/webhook_endpoints/${endpoint.id}`)).body as { status: string };
+  const stored = async (): Promise<{ status: string; description: string | null; secret?: string }> =>
+    (await client.get(`/v1/webhook_endpoints/${endpoint.id}`)).body as {
+      status: string;
+      description: string | null;
+    };
 
   it('refuses a body on rotate_secret, and keeps the secret', async () => {
     const res = await client.post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { foo: 1 });
@@ -41,6 +44,20 @@ describe('unknown parameters on routes that take no body or no query', () => {
       .findOneBy({ id: endpoint.id });
     expect(row?.secret).toBe(endpoint.secret);
   });
+
+  it.each(['text/plain;charset=UTF-8', 'application/vnd.api+json'])(
+    'refuses a JSON body no parser reads (%s), and changes nothing',
+    async (contentType) => {
+      const res = await request(host.app.getHttpServer())
+        .patch(`/v1/webhook_endpoints/${endpoint.id}`)
+        .set('Authorization', `Bearer ${key}`)
+        .set('Content-Type', contentType)
+        .send(JSON.stringify({ disabled: true, description: 'changed' }));
+      expectParameterInvalid(res, 'body');
+      expect(res.body.error.message).toContain('application/json');
+      expect(await stored()).toMatchObject({ status: 'enabled', description: null });
+    },
+  );
 
   it('refuses a body on DELETE, and deletes nothing', async () => {
     const res = await request(host.app.getHttpServer())

@@ -85,6 +85,21 @@ describe('checkWebhookUrl', () => {
     }
   });
 
+  // WHATWG URL repairs these into another URL than the one stored and shown.
+  it.each([
+    ['https:example.com/hook', 'no slashes'],
+    ['https:/example.com/hook', 'one slash'],
+    ['https:\\\\example.com/hook', 'backslashes'],
+  ])('refuses %j (%s), in either mode', (url) => {
+    expect(checkWebhookUrl(url, false)).toBe('url must be an absolute https URL');
+    expect(checkWebhookUrl(url, true)).toBe('url must be an absolute http or https URL');
+  });
+
+  it('refuses port 0, which nothing listens on', () => {
+    expect(checkWebhookUrl('https://example.com:0/hook', false)).toBe('url must not use port 0');
+    expect(checkWebhookUrl('HTTPS://example.com:8443/hook', false)).toBeNull();
+  });
+
   it('allows http and local receivers only when insecure URLs are allowed', () => {
     expect(checkWebhookUrl('http://127.0.0.1:3000/x', true)).toBeNull();
     expect(checkWebhookUrl('http://localhost:3000/x', true)).toBeNull();

@@ -26,6 +26,11 @@ export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | n
     return schemeMessage;
   }
   if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return schemeMessage;
+  // WHATWG URL also repairs "https:example.com" and "https:/example.com" into another URL than the
+  // one stored and shown: the scheme must be followed by "//" as written.
+  if (!/^https?:\/\//i.test(raw)) return schemeMessage;
+  // Port 0 is no port anything listens on: every attempt would fail to connect.
+  if (url.port === '0') return 'url must not use port 0';
   // Credentials in the URL would be stored, displayed and sent to whoever the host points at.
   if (url.username !== '' || url.password !== '') return 'url must not contain a username or password';
   if (allowInsecure) return null;

@@ -13,10 +13,23 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What a request asks: its method, path and parameters, hashed (SHA-256, hex). */
+/** An empty JSON object is no body, as the routes read it. */
+function parametersOf(body: unknown): unknown {
+  if (body === undefined) return null;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) {
+    return null;
+  }
+  return body;
+}
+
+/**
+ * What a request asks: its method, path and parameters, hashed (SHA-256, hex). The path is taken
+ * as routed: a trailing slash reaches the same handler, so it asks the same.
+ */
 export function requestFingerprint(request: Pick<Request, 'method' | 'originalUrl' | 'body'>): string {
   const [path] = request.originalUrl.split('?');
+  const routed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return createHash('sha256')
-    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .update(`${request.method} ${routed}\n${canonicalJson(parametersOf(request.body))}`)
     .digest('hex');
 }

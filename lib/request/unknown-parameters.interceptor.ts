@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
-import { UnknownParameterError } from '../errors/api-error.js';
+import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from './declared-arguments.js';
 
 /** The first name in a body that has any, or null for an absent or empty one. */
@@ -13,11 +13,20 @@ function firstBodyName(body: unknown): string | null {
   return Object.keys(body)[0] ?? null;
 }
 
+/** Handlers taking uploaded files get their body from an interceptor of their own, after this one. */
+const READS_FILES = [RouteParamtypes.FILE, RouteParamtypes.FILES];
+
+/** Whether the request carries a body, read or not. */
+function carriesBody(request: Request): boolean {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+}
+
 /**
  * Unknown parameters are refused, not ignored (DECISIONS.md, Errors), on routes that take no body
  * or no query too: a DTO and the list parameters refuse the names they do not know, but a route
  * without either (rotate_secret, test, replay, DELETE, a retrieve) would otherwise accept anything,
- * and a client's `?expand=secret` or `{"disabled": true}` on the wrong route would seem to work.
+ * and a client's `?expand=secret` or `{"disabled": true}` on the wrong route would seem to work. A
+ * body no parser could read is refused for the same reason.
  */
 @Injectable()
 export class UnknownParametersInterceptor implements NestInterceptor {
@@ -25,6 +34,18 @@ export class UnknownParametersInterceptor implements NestInterceptor {
     const declared = declaredArguments(context);
     if (!readsTheRequest(declared)) {
       const request = context.switchToHttp().getRequest<Request>();
+      // No body parser took it (text/plain, say, as fetch sends a string): every parameter in it
+      // would be ignored, and a PATCH would answer 200 having changed nothing.
+      if (
+        request.body === undefined &&
+        carriesBody(request) &&
+        !READS_FILES.some((type) => declared.has(type))
+      ) {
+        throw new ParameterInvalidError(
+          'body',
+          'The request body could not be read: send JSON with Content-Type: application/json.',
+        );
+      }
       const query = Object.keys(request.query ?? {})[0];
       if (!declared.has(RouteParamtypes.QUERY) && query !== undefined) {
         throw new UnknownParameterError(query);

@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { containsNul, nulRefusal } from '../database/nul-character.js';
+import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
 import {
   type ApiError,
   ParameterInvalidError,
@@ -31,10 +32,18 @@ export function toParameterError(errors: ValidationError[]): ApiError {
  */
 const SILENTLY_DROPPED = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Why `text` cannot be stored as sent (a NUL, half a surrogate pair), or null. */
+function unstorable(text: string, name: string): ParameterInvalidError | null {
+  if (containsNul(text)) return new ParameterInvalidError(name, nulRefusal(name));
+  if (containsUnpairedSurrogate(text)) return new ParameterInvalidError(name, unpairedSurrogateRefusal(name));
+  return null;
+}
+
 /**
  * What the whitelist cannot catch in a body or a query as sent: a silently dropped name, or a
- * string (a value or a name, at any depth, so every DTO is covered, a host's too) holding a NUL
- * character, which PostgreSQL cannot store. Array entries are named by their array, as
+ * string (a value or a name, at any depth, so every DTO is covered, a host's too) that cannot be
+ * stored as sent: a NUL character, which PostgreSQL refuses, or half a surrogate pair, which
+ * either database would store as something else. Array entries are named by their array, as
  * class-validator names them.
  */
 function rawInputProblem(input: unknown, root: string | undefined): ParameterInvalidError | null {
@@ -43,14 +52,16 @@ function rawInputProblem(input: unknown, root: string | undefined): ParameterInv
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, param } = next;
     if (typeof value === 'string') {
-      if (containsNul(value)) return new ParameterInvalidError(param ?? 'body', nulRefusal(param ?? 'body'));
+      const problem = unstorable(value, param ?? 'body');
+      if (problem) return problem;
     } else if (Array.isArray(value)) {
       for (const item of value) pending.push({ value: item, param });
     } else if (value !== null && typeof value === 'object') {
       for (const [name, item] of Object.entries(value)) {
         const path = param === undefined ? name : `${param}.${name}`;
         if (SILENTLY_DROPPED.has(name)) return new UnknownParameterError(path);
-        if (containsNul(name)) return new ParameterInvalidError(path, nulRefusal(path));
+        const problem = unstorable(name, path);
+        if (problem) return problem;
         pending.push({ value: item, param: path });
       }
     }
