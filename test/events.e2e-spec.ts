@@ -375,5 +375,23 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
       expect(await deliveries.countBy({ eventId: fresh.id })).toBe(2);
       expect((await api.get(`/v1/events/${fresh.id}`)).status).toBe(200);
     });
+
+    it('keeps every event when the retention reaches back before 1970 (100 years)', async () => {
+      const century = await createTestHost({ module: { eventRetentionMs: 100 * 365 * 24 * 3600 * 1000 } });
+      try {
+        const api = apiClient(century, await century.createKey('acct_ret_century', 'test'));
+        const event = await century.app.get(EventPublisher).publish({
+          accountId: 'acct_ret_century',
+          type: 'result.ready',
+          livemode: false,
+          data: { id: 'res_century', object: 'result', status: 'ready' },
+        });
+        expect(await century.app.get(EventRetention).purge()).toBe(0);
+        expect((await api.get('/v1/events')).body.data.map((e: ApiEvent) => e.id)).toEqual([event.id]);
+        expect((await api.get(`/v1/events/${event.id}`)).status).toBe(200);
+      } finally {
+        await century.close();
+      }
+    });
   });
 });
