@@ -59,7 +59,7 @@ export interface InterviewApiModuleOptions {
   worker?: boolean;
   /** Prefix of the module's BullMQ keys in Redis. Default `interview-api`. */
   queuePrefix?: string;
-  /** Age after which events and their deliveries are purged. Default 30 days. */
+  /** Age after which events and their deliveries are purged. Default 30 days, at most 100 years. */
   eventRetentionMs?: number;
   /** Per-key request rates on /v1, shared by every process on the Redis; `false` turns them off. */
   rateLimit?: RateLimitOptions | false;
@@ -126,6 +126,12 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'toJSON',
 ]);
 const MIN_CURSOR_SECRET_LENGTH = 32;
+const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
+/**
+ * More is a mistake (a unit slip, say): some millennia back, the horizon is a time neither an event
+ * id nor the databases can hold.
+ */
+const MAX_EVENT_RETENTION_MS = 100 * 365 * 24 * 3600 * 1000;
 /** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
 const MAX_EVENT_TYPE_LENGTH = 128;
 
@@ -146,6 +152,17 @@ function positiveInteger(value: unknown, option: string, fallback: number): numb
     throw new InvalidModuleOptionsError(option, 'must be a positive integer.');
   }
   return value;
+}
+
+function resolveEventRetention(value: unknown): number {
+  const retention = positiveInteger(value, 'eventRetentionMs', DEFAULT_EVENT_RETENTION_MS);
+  if (retention > MAX_EVENT_RETENTION_MS) {
+    throw new InvalidModuleOptionsError(
+      'eventRetentionMs',
+      `must be at most 100 years (${MAX_EVENT_RETENTION_MS} ms).`,
+    );
+  }
+  return retention;
 }
 
 function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<WebhookOptions> {
@@ -305,7 +322,7 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     webhooks: resolveWebhooks(options.webhooks),
     worker: options.worker ?? true,
     queuePrefix,
-    eventRetentionMs: positiveInteger(options.eventRetentionMs, 'eventRetentionMs', 30 * 24 * 3600 * 1000),
+    eventRetentionMs: resolveEventRetention(options.eventRetentionMs),
     rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

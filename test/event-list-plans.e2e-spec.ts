@@ -3,7 +3,7 @@ import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { apiClient } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { planNodes } from './support/query-plan.js';
+import { type PlanNode, planNodes } from './support/query-plan.js';
 
 const ACCOUNT = 'acct_event_plans';
 const EVENTS = 5_000;
@@ -16,11 +16,16 @@ describe('the event list filtered by type on PostgreSQL: plan', () => {
   let host: TestHost;
 
   beforeAll(async () => {
-    host = await createTestHost({ db: await TestDatabase.create('postgres'), module: { worker: false } });
+    host = await createTestHost({
+      db: await TestDatabase.create('postgres'),
+      module: { worker: false, eventTypes: ['session.completed', 'session.started'] },
+    });
     await host.app.get(DataSource).query(
       `INSERT INTO interview_events (id, account_id, livemode, type, payload, created_at)
        SELECT 'evt_' || lpad(i::text, 26, '0'), $1, false,
-              CASE WHEN i % 1000 = 0 THEN 'session.completed' ELSE 'result.ready' END, '{}', now()
+              CASE WHEN i % 1000 = 0 THEN 'session.completed'
+                   WHEN i % 1000 = 500 THEN 'session.started'
+                   ELSE 'result.ready' END, '{}', now()
        FROM generate_series(1, $2::int) AS i`,
       [ACCOUNT, EVENTS],
     );
@@ -28,7 +33,8 @@ describe('the event list filtered by type on PostgreSQL: plan', () => {
   });
   afterAll(() => host.close());
 
-  it('reads the rare type through its index', async () => {
+  /** The plan of the list's statement for `query`, captured rather than run. */
+  async function listPlan(query: string): Promise<PlanNode[]> {
     const captured: [string, unknown[]][] = [];
     const original = SelectQueryBuilder.prototype.getRawAndEntities;
     const spy = jest
@@ -42,20 +48,27 @@ describe('the event list filtered by type on PostgreSQL: plan', () => {
       });
     try {
       const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
-      expect((await client.get('/v1/events?type=session.completed')).status).toBe(200);
+      expect((await client.get(`/v1/events?${query}`)).status).toBe(200);
     } finally {
       spy.mockRestore();
     }
     expect(captured).toHaveLength(1);
     const [[sql, params]] = captured;
-    const plan = await planNodes(host.app.get(DataSource), sql, params);
-    expect(plan.some((node) => node['Index Name'] === 'idx_interview_events_type')).toBe(true);
-    expect(plan.some((node) => node['Node Type'] === 'Seq Scan')).toBe(false);
-  });
+    return planNodes(host.app.get(DataSource), sql, params);
+  }
 
-  it('answers the events of that type', async () => {
+  it.each(['type=session.completed', 'type=session.*'])(
+    'reads rare types through their index (%s)',
+    async (query) => {
+      const plan = await listPlan(query);
+      expect(plan.some((node) => node['Index Name'] === 'idx_interview_events_type')).toBe(true);
+      expect(plan.some((node) => node['Node Type'] === 'Seq Scan')).toBe(false);
+    },
+  );
+
+  it('answers the events of that type, or of that group', async () => {
     const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
-    const res = await client.get('/v1/events?type=session.completed');
-    expect(res.body.data).toHaveLength(EVENTS / 1000);
+    expect((await client.get('/v1/events?type=session.completed')).body.data).toHaveLength(EVENTS / 1000);
+    expect((await client.get('/v1/events?type=session.*')).body.data).toHaveLength((2 * EVENTS) / 1000);
   });
 });

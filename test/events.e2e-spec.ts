@@ -168,6 +168,38 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
       expect(pages.flatMap((page) => page.data.map((e) => e.id))).toEqual([ready2.id, ready1.id]);
     });
 
+    it("filters by a group of types such as result.* (Stripe's wildcard)", async () => {
+      const { id, api } = await freshAccount();
+      const ready = await publish(id, 'result.ready');
+      const updated = await publish(id, 'result.updated');
+      const completed = await publish(id, 'session.completed');
+      const ids = async (type: string): Promise<string[]> =>
+        (await listEvents(api, { type })).map((event) => event.id).sort();
+      expect(await ids('result.*')).toEqual([ready.id, updated.id].sort());
+      expect(await ids('session.*')).toEqual([completed.id]);
+      const pages = await walkPages<ApiEvent>(api, '/v1/events', { type: 'result.*', limit: 1 });
+      expect(pages.flatMap((page) => page.data.map((e) => e.id)).sort()).toEqual(
+        [ready.id, updated.id].sort(),
+      );
+    });
+
+    it.each([
+      ['an unknown type', 'nope'],
+      ['a type that is not registered', 'result.deleted'],
+      ['a group no known type is in', 'invoice.*'],
+      ['a wildcard inside a type', 'result.*.ready'],
+      ['a prefix that is not a whole part of the type', 'res*'],
+      ['a lone wildcard', '*'],
+    ])('answers 400 naming type for %s (%s) rather than an empty list', async (_name, type) => {
+      const { id, api } = await freshAccount();
+      await publish(id, 'result.ready');
+      const res = await api.get('/v1/events', { type });
+      expectParameterInvalid(res, 'type');
+      expect(res.body.error.message).toContain(
+        'result.ready, result.updated, webhook.test, session.completed',
+      );
+    });
+
     it('filters by created_gte (inclusive) and created_lt (exclusive)', async () => {
       const { id, api } = await freshAccount();
       const events: ApiEvent[] = [];
@@ -374,6 +406,24 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
       expect(await dataSource.getRepository(EventEntity).countBy({ id: fresh.id })).toBe(1);
       expect(await deliveries.countBy({ eventId: fresh.id })).toBe(2);
       expect((await api.get(`/v1/events/${fresh.id}`)).status).toBe(200);
+    });
+
+    it('keeps every event when the retention reaches back before 1970 (100 years)', async () => {
+      const century = await createTestHost({ module: { eventRetentionMs: 100 * 365 * 24 * 3600 * 1000 } });
+      try {
+        const api = apiClient(century, await century.createKey('acct_ret_century', 'test'));
+        const event = await century.app.get(EventPublisher).publish({
+          accountId: 'acct_ret_century',
+          type: 'result.ready',
+          livemode: false,
+          data: { id: 'res_century', object: 'result', status: 'ready' },
+        });
+        expect(await century.app.get(EventRetention).purge()).toBe(0);
+        expect((await api.get('/v1/events')).body.data.map((e: ApiEvent) => e.id)).toEqual([event.id]);
+        expect((await api.get(`/v1/events/${event.id}`)).status).toBe(200);
+      } finally {
+        await century.close();
+      }
     });
   });
 });

@@ -21,6 +21,8 @@ const SESSIONS = {
   filters: ['status'],
 };
 
+const CENTURY_MS = 100 * 365 * 24 * 3600 * 1000;
+
 /** Options as a host might pass them by mistake: the type system is not there at run time. */
 const loose = (options: Record<string, unknown>): InterviewApiModuleOptions =>
   options as unknown as InterviewApiModuleOptions;
@@ -125,6 +127,9 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['an unknown rateLimit option', 'rateLimit.perSecond', { rateLimit: { perSecond: 5 } }],
       ['a bad rateLimit.test', 'rateLimit.test', { rateLimit: { test: 0 } }],
       ['a bad rateLimit.live', 'rateLimit.live', { rateLimit: { live: 2.5 } }],
+      ['a zero eventRetentionMs', 'eventRetentionMs', { eventRetentionMs: 0 }],
+      ['an eventRetentionMs over 100 years', 'eventRetentionMs', { eventRetentionMs: CENTURY_MS + 1 }],
+      ['an eventRetentionMs of 30,000 years', 'eventRetentionMs', { eventRetentionMs: 300 * CENTURY_MS }],
     ])('with %s, naming the option', async (_name, option, change) => {
       await expect(boot(() => InterviewApiModule.forRoot(loose({ ...VALID, ...change })))).rejects.toEqual(
         failsNaming(option),
@@ -160,6 +165,12 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
           InterviewApiModule.forRoot({ ...VALID, resources: [loose({ ...SESSIONS, ...change })] as never }),
         ),
       ).rejects.toEqual(failsNaming(option));
+    });
+
+    it('accepts an eventRetentionMs of 100 years', async () => {
+      const app = await boot(() => InterviewApiModule.forRoot({ ...VALID, eventRetentionMs: CENTURY_MS }));
+      await expectPing(app, 'iv');
+      await app.close();
     });
 
     it('accepts the shortest allowed cursorSecret and keyPrefix', async () => {

@@ -251,6 +251,14 @@ describe('EventPublisher.publish (DECISIONS.md, Events)', () => {
       },
     );
 
+    it('says webhook.test is reserved to the test route, not that it is unknown', async () => {
+      await expect(publisher.publish(input('acct_pub_invalid', 'webhook.test'))).rejects.toMatchObject({
+        param: 'type',
+        message:
+          'webhook.test is reserved: the module sends it only for POST /v1/webhook_endpoints/{id}/test.',
+      });
+    });
+
     it('writes nothing for a rejected event even when endpoints would take it', async () => {
       const { id, api } = await freshAccount();
       await createEndpoint(api, 'http://127.0.0.1:9/never', ['*']);

@@ -32,9 +32,12 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     this.sql = new SqlDialect(dataSource);
   }
 
-  /** The oldest creation time still visible. */
+  /**
+   * The oldest creation time still visible. A retention reaching back before the Unix epoch keeps
+   * every event: no id encodes an earlier time, and every event is younger.
+   */
   horizon(): Date {
-    return new Date(this.clock.now().getTime() - this.options.eventRetentionMs);
+    return new Date(Math.max(0, this.clock.now().getTime() - this.options.eventRetentionMs));
   }
 
   onApplicationBootstrap(): void {

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
-import { ResourceMissingError } from '../errors/api-error.js';
+import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import { type ApiEvent, toApiEvent } from './api-event.js';
 import { EventEntity } from './event.entity.js';
 import { EventRetention } from './event-retention.js';
+import { EventTypes } from './event-types.js';
 
 /** The event feed: the same events webhooks carry, sealed to the key's account and mode. */
 @Injectable()
@@ -17,6 +18,7 @@ export class EventsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly paginator: Paginator,
     private readonly retention: EventRetention,
+    private readonly eventTypes: EventTypes,
   ) {}
 
   list(key: AuthenticatedApiKey, params: ListParams): Promise<ListEnvelope<ApiEvent>> {
@@ -24,9 +26,23 @@ export class EventsService {
       .getRepository(EventEntity)
       .createQueryBuilder('event')
       .where('event.createdAt >= :horizon', { horizon: this.retention.horizon() });
-    if (params.filters.type !== undefined)
-      query.andWhere('event.type = :type', { type: params.filters.type });
+    if (params.filters.type !== undefined) {
+      // A list of types rather than a pattern, so that the type index serves a group too.
+      query.andWhere('event.type IN (:...types)', { types: this.typesSelected(params.filters.type) });
+    }
     return this.paginator.page({ list: 'events', query, params, scope: key }, toApiEvent);
+  }
+
+  /** A filter selecting no known type is refused: a typo would otherwise list nothing, silently. */
+  private typesSelected(filter: string): string[] {
+    const types = this.eventTypes.selectedBy(filter);
+    if (types.length === 0) {
+      throw new ParameterInvalidError(
+        'type',
+        `No event type matches ${filter}. Give a known type (${this.eventTypes.all.join(', ')}) or a group of them such as result.*.`,
+      );
+    }
+    return types;
   }
 
   async retrieve(key: AuthenticatedApiKey, id: string): Promise<ApiEvent> {

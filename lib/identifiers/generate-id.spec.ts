@@ -1,4 +1,4 @@
-import { generateId } from './generate-id.js';
+import { generateId, idTimePrefix } from './generate-id.js';
 
 describe('generateId', () => {
   it('is the prefix, 10 time characters and 16 random characters of lowercase Crockford base32', () => {
@@ -25,5 +25,13 @@ describe('generateId', () => {
     const parts = Array.from({ length: 1000 }, (_, i) => generateId('att', new Date(5_000 + i)).slice(14));
     expect(new Set(parts).size).toBe(parts.length);
     expect(parts.every((part) => /^[0-9a-hjkmnp-tv-z]{16}$/.test(part))).toBe(true);
+  });
+
+  it('refuses a time its 10 characters cannot hold rather than encode it out of order', () => {
+    expect(idTimePrefix('evt', new Date(0))).toBe('evt_0000000000');
+    expect(idTimePrefix('evt', new Date(32 ** 10 - 1))).toBe('evt_zzzzzzzzzz');
+    expect(() => idTimePrefix('evt', new Date(-1))).toThrow(RangeError);
+    expect(() => idTimePrefix('evt', new Date(32 ** 10))).toThrow(RangeError);
+    expect(() => idTimePrefix('evt', new Date(Number.NaN))).toThrow(RangeError);
   });
 });

@@ -52,12 +52,20 @@ export function generateId(prefix: string, now: Date = new Date()): string {
   return `${idTimePrefix(prefix, now)}${random}`;
 }
 
+/** 10 base32 characters of milliseconds: from the Unix epoch to the year 37648. */
+const TIME_LIMIT = 32 ** 10;
+
 /**
  * The prefix and time part of an id, for ids whose 16 random characters are drawn by the database
- * (lowercase hex, a subset of the same alphabet) when it creates many rows in one statement.
+ * (lowercase hex, a subset of the same alphabet) when it creates many rows in one statement, and
+ * for the range of ids created before a time. A time the 10 characters cannot hold is refused:
+ * encoded anyway, it would not sort with the ids, and retention deletes by that order.
  */
 export function idTimePrefix(prefix: string, now: Date): string {
   let time = now.getTime();
+  if (!Number.isInteger(time) || time < 0 || time >= TIME_LIMIT) {
+    throw new RangeError(`An id cannot encode the time ${String(now.getTime())} ms since the Unix epoch.`);
+  }
   let timePart = '';
   for (let i = 0; i < 10; i++) {
     timePart = CROCKFORD[time % 32] + timePart;
