@@ -6,7 +6,7 @@ import { Clock } from '../clock/clock.js';
 import { ConflictError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventPublisher } from '../events/event-publisher.js';
 import { EventRetention } from '../events/event-retention.js';
-import { generateId, idTimePrefix } from '../identifiers/generate-id.js';
+import { generateId } from '../identifiers/generate-id.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
@@ -49,7 +49,7 @@ export class DeliveriesService {
       .getRepository(DeliveryEntity)
       .createQueryBuilder('delivery')
       .where('delivery.endpointId = :endpointId', { endpointId: endpoint.id })
-      .andWhere('delivery.eventId >= :visibleFrom', { visibleFrom: this.visibleFrom() });
+      .andWhere('delivery.eventId >= :visibleFrom', { visibleFrom: this.retention.visibleFromId() });
     if (status !== undefined) query.andWhere('delivery.status = :status', { status });
     if (eventId !== undefined) query.andWhere('delivery.eventId = :eventId', { eventId });
     return this.paginator.page(
@@ -134,7 +134,7 @@ export class DeliveriesService {
       if (!(error instanceof ResourceMissingError)) throw error;
       const { accountId, livemode } = key;
       const repository = this.dataSource.getRepository(DeliveryEntity);
-      const eventId = MoreThanOrEqual(this.visibleFrom());
+      const eventId = MoreThanOrEqual(this.retention.visibleFromId());
       if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode, eventId })) {
         throw new ConflictError(
           `Webhook endpoint ${endpointId} is deleted; its deliveries cannot be replayed.`,
@@ -162,19 +162,10 @@ export class DeliveriesService {
         endpointId: endpoint.id,
         accountId: key.accountId,
         livemode: key.livemode,
-        eventId: MoreThanOrEqual(this.visibleFrom()),
+        eventId: MoreThanOrEqual(this.retention.visibleFromId()),
       },
     });
     if (!delivery) throw new ResourceMissingError(`No such webhook delivery: ${deliveryId}.`, 'delivery_id');
     return delivery;
-  }
-
-  /**
-   * The lowest event id still visible: a delivery goes with its event, which disappears at the
-   * retention horizon (before the hourly purge deletes both). Event ids begin with their creation
-   * time, so this is a range of the deliveries' event ids.
-   */
-  private visibleFrom(): string {
-    return idTimePrefix('evt', this.retention.horizon());
   }
 }

@@ -40,6 +40,14 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     return new Date(Math.max(0, this.clock.now().getTime() - this.options.eventRetentionMs));
   }
 
+  /**
+   * The lowest id of a visible event: an event's id begins with its creation time and ids sort by
+   * it, so the expired ones, and their deliveries, are a range of ids below this.
+   */
+  visibleFromId(): string {
+    return idTimePrefix('evt', this.horizon());
+  }
+
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
     this.stop = every(
@@ -50,13 +58,12 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Deletes expired events with their deliveries and attempts; answers how many events went. An
-   * event's id begins with its creation time and ids sort by it, so the expired events are the ids
-   * below the horizon's time prefix: a range of the primary key, which spares every publish an
-   * index on the creation time.
+   * Deletes expired events with their deliveries and attempts; answers how many events went. The
+   * expired events are a range of the primary key (see `visibleFromId`), which spares every
+   * publish an index on the creation time.
    */
   async purge(): Promise<number> {
-    const cutoff = idTimePrefix('evt', this.horizon());
+    const cutoff = this.visibleFromId();
     const p = this.sql.param(1);
     const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
     const expiredDeliveries = `SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired})`;
