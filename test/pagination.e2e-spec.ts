@@ -564,6 +564,45 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       expect(await page(sessions())).toMatchObject({ data: ids(rowsA.slice(0, 5)), has_more: true });
     });
 
+    /** Every page of a host query, through next_cursor, as the host's own controller would. */
+    const walkQuery = async (query: () => ReturnType<typeof sessions>): Promise<string[]> => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const params = parseListParams(cursor ? { limit: '4', cursor } : { limit: '4' });
+        const listed = await host.app.get(Paginator).page(
+          {
+            list: 'host_sessions',
+            query: query(),
+            params,
+            scope: { accountId: 'acct_a', livemode: false },
+          },
+          (row) => row.id as string,
+        );
+        seen.push(...listed.data);
+        cursor = listed.next_cursor;
+        if (seen.length > 200) throw new Error('the walk does not end');
+      } while (cursor);
+      return seen;
+    };
+
+    it.each([
+      [
+        'an OR inside where',
+        () => sessions().where("session.status = 'completed' OR session.status = 'scheduled'"),
+      ],
+      [
+        'where then orWhere',
+        () =>
+          sessions()
+            .where('session.status = :first', { first: 'completed' })
+            .orWhere('session.status = :second', { second: 'scheduled' }),
+      ],
+    ])('keeps a host query with %s to the account and mode, each row once', async (_, query) => {
+      const expected = rowsA.filter((row) => row.status === 'completed' || row.status === 'scheduled');
+      expect(await walkQuery(query)).toEqual(ids(expected));
+    });
+
     it('refuses a query with a join that can repeat a row, naming the join', async () => {
       const joined = sessions().leftJoin(SessionEntity, 'same_status', 'same_status.status = session.status');
       await expect(page(joined)).rejects.toThrow(/joined with "same_status"/);

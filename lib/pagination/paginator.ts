@@ -79,6 +79,14 @@ export class Paginator {
       },
     };
 
+    // TypeORM ANDs a condition onto the previous ones without brackets: the host's `a OR b` would
+    // become `a OR (b AND account = ...)`, listing other accounts' rows. Its conditions are one term.
+    const hostConditions = query.expressionMap.wheres;
+    if (hostConditions.length > 0) {
+      query.expressionMap.wheres = [
+        { type: 'simple', condition: { operator: 'brackets', condition: hostConditions } },
+      ];
+    }
     query
       .andWhere(`${alias}.${columns.accountId} = :pageAccountId`, { pageAccountId: scope.accountId })
       .andWhere(`${alias}.${columns.livemode} = :pageLivemode`, { pageLivemode: scope.livemode });
