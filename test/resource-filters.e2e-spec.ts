@@ -6,6 +6,7 @@ import { DB_KIND } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 
+const REVIEWERS = [randomUUID(), randomUUID()];
 const REVIEWED = [new Date('2026-03-01T10:00:00.123Z'), new Date('2026-03-02T11:30:00.000Z')];
 
 describe('host resources whose columns are not text: filter values and ids must fit their column', () => {
@@ -35,6 +36,7 @@ describe('host resources whose columns are not text: filter values and ids must 
         accountId: 'acct_cards',
         livemode: false,
         reviewedAt: REVIEWED[i],
+        reviewerId: REVIEWERS[i],
         startsAt: '09:30:00',
         notes: null,
         createdAt: new Date(Date.UTC(2026, 2, 1 + i)),
@@ -52,6 +54,7 @@ describe('host resources whose columns are not text: filter values and ids must 
   };
 
   it.each([
+    ['reviewer_id=not-a-uuid', 'reviewer_id'],
     ['score=abc', 'score'],
     ['score=1.5', 'score'],
     // Beyond a 32-bit integer column: PostgreSQL would fail the statement rather than find nothing.
@@ -87,6 +90,9 @@ describe('host resources whose columns are not text: filter values and ids must 
   });
 
   it.each([
+    [`reviewer_id=${REVIEWERS[1]}`, [42]],
+    // A uuid in upper case is the same uuid, on SQLite's text as on PostgreSQL's uuid.
+    [`reviewer_id=${REVIEWERS[0].toUpperCase()}`, [87]],
     ['score=87', [87]],
     ['score=042', [42]],
     ['archived=true', [42]],
@@ -115,7 +121,7 @@ describe('host resources whose columns are not text: filter values and ids must 
   it('answers 404 for an id its column cannot hold, and finds a real one', async () => {
     expectResourceMissing(await get('/not-a-uuid'));
     expectResourceMissing(await get(`/${randomUUID()}`));
-    const res = await get(`/${cards[0].id}`).expect(200);
+    const res = await get(`/${cards[0].id.toUpperCase()}`).expect(200);
     expect(res.body).toMatchObject({ id: cards[0].id, object: 'score_card', score: 87 });
     // As the README says: node-postgres keeps a decimal's every digit in a string.
     expect(res.body.rating).toBe(DB_KIND === 'postgres' ? '4.5' : 4.5);

@@ -124,6 +124,9 @@ export function columnValueParser(column: ColumnShape): ColumnValueParser | null
       parse: (raw) => parseIsoTimestamp(raw) ?? undefined,
     };
   }
-  if (type === 'uuid') return { expected: 'a uuid', parse: (raw) => (UUID.test(raw) ? raw : undefined) };
+  if (type === 'uuid') {
+    // PostgreSQL's uuid ignores case, SQLite's text does not: stored uuids are lower case.
+    return { expected: 'a uuid', parse: (raw) => (UUID.test(raw) ? raw.toLowerCase() : undefined) };
+  }
   return TEXT_TYPES.has(type) ? { expected: 'a string', parse: (raw) => raw } : null;
 }

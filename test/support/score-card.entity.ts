@@ -16,6 +16,9 @@ export class ScoreCardEntity {
   @Column({ type: 'boolean' })
   livemode!: boolean;
 
+  @Column({ name: 'reviewer_id', type: 'uuid' })
+  reviewerId!: string;
+
   @Column({ type: 'integer' })
   score!: number;
 
@@ -59,5 +62,5 @@ export const SCORE_CARDS: ResourceDefinition<ScoreCardEntity> = {
   entity: ScoreCardEntity,
   object: 'score_card',
   scope: 'results:read',
-  filters: ['score', 'archived', 'rating', 'total', 'weight', 'ratio', 'stage', 'reviewedAt'],
+  filters: ['reviewerId', 'score', 'archived', 'rating', 'total', 'weight', 'ratio', 'stage', 'reviewedAt'],
 };
