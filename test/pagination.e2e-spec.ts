@@ -570,6 +570,18 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       for (const row of [...rowsB, ...rowsALive]) expect(all).not.toContain(row.id);
     });
 
+    it('walks the list of an account whose id is 200 three-byte characters', async () => {
+      const account = '組'.repeat(200);
+      const key = await host.createKey(account, 'test', ['results:read']);
+      const rows = newestFirst(
+        await insertSessions(
+          host,
+          [1, 2, 3].map((i) => ({ accountId: account, livemode: false, createdAt: at(i) })),
+        ),
+      );
+      expect((await walk(key, 1)).ids).toEqual(ids(rows));
+    });
+
     it("answers 404 resource_missing for another account's or mode's session, as if it did not exist", async () => {
       const get = (key: string, id: string) =>
         request(host.app.getHttpServer()).get(`/v1/sessions/${id}`).set('Authorization', `Bearer ${key}`);
