@@ -159,6 +159,12 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
         { columns: { createdAt: 'madeAt' } },
       ],
       ['a filter on a JSON column', 'resources (path "score_cards")', { ...SCORE_CARDS, filters: ['notes'] }],
+      // No filter reads a time: PostgreSQL would fail the statement on `starts_at=abc`.
+      [
+        'a filter on a time column',
+        'resources (path "score_cards")',
+        { ...SCORE_CARDS, filters: ['startsAt'] },
+      ],
     ])('with a resource with %s, naming it', async (_name, option, change) => {
       await expect(
         boot(() =>

@@ -295,6 +295,51 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       );
     });
 
+    it("compares rows stored to the whole second (SQLite's datetime default) as the instants they are", async () => {
+      const key = await host.createKey('acct_seconds', 'test', ['results:read']);
+      const repository = host.app.get(DataSource).getRepository(SessionEntity);
+      // A @CreateDateColumn's default on SQLite, datetime('now'), stores no fraction of a second;
+      // TypeORM writes milliseconds. The same instant is here in both forms, among its neighbours.
+      const stored = ['10:00:27', '10:00:28', '10:00:28.000', '10:00:28.500', '10:00:29'];
+      const inserted: string[] = [];
+      for (const time of stored) {
+        const id = generateId('ses', new Date(`2026-01-08T${time}Z`));
+        inserted.push(id);
+        await repository
+          .createQueryBuilder()
+          .insert()
+          .values({
+            id,
+            accountId: 'acct_seconds',
+            livemode: false,
+            status: 'completed',
+            candidateName: 'Seconds',
+            createdAt: () => `'2026-01-08 ${time}'`,
+          })
+          .execute();
+      }
+      const listed = async (query: Query): Promise<string[]> => {
+        const res = await list(key, [...query, ['limit', '100']]).expect(200);
+        return res.body.data.map((item: { id: string }) => item.id);
+      };
+      const all = await listed([]);
+      const own = (await list(key, [['limit', '100']]).expect(200)).body.data.find(
+        (item: { id: string }) => item.id === inserted[1],
+      ).created_at as string;
+      expect(own).toBe('2026-01-08T10:00:28.000Z');
+      const sameInstant = new Set(inserted.slice(1, 3));
+      expect(new Set(await listed([['created_gte', own]]))).toEqual(new Set(inserted.slice(1)));
+      expect(await listed([['created_lt', own]])).toEqual([inserted[0]]);
+      expect(new Set(await listed([['created_lt', '2026-01-08T10:00:28.500Z']]))).toEqual(
+        new Set(inserted.slice(0, 3)),
+      );
+      // Newest first, the two forms of one instant side by side, and a walk visits each row once.
+      expect(all).toHaveLength(5);
+      expect([all[0], all[1], all[4]]).toEqual([inserted[4], inserted[3], inserted[0]]);
+      expect(new Set(all.slice(2, 4))).toEqual(sameInstant);
+      expect((await walk(key, 1)).ids).toEqual(all);
+    });
+
     it('pages through a window with the window kept on every page', async () => {
       const window: Query = [
         ['created_gte', at(4).toISOString()],
@@ -525,6 +570,18 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       for (const row of [...rowsB, ...rowsALive]) expect(all).not.toContain(row.id);
     });
 
+    it('walks the list of an account whose id is 200 three-byte characters', async () => {
+      const account = '組'.repeat(200);
+      const key = await host.createKey(account, 'test', ['results:read']);
+      const rows = newestFirst(
+        await insertSessions(
+          host,
+          [1, 2, 3].map((i) => ({ accountId: account, livemode: false, createdAt: at(i) })),
+        ),
+      );
+      expect((await walk(key, 1)).ids).toEqual(ids(rows));
+    });
+
     it("answers 404 resource_missing for another account's or mode's session, as if it did not exist", async () => {
       const get = (key: string, id: string) =>
         request(host.app.getHttpServer()).get(`/v1/sessions/${id}`).set('Authorization', `Bearer ${key}`);
@@ -562,6 +619,45 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
 
     it('pages a query of the entity alone (the control)', async () => {
       expect(await page(sessions())).toMatchObject({ data: ids(rowsA.slice(0, 5)), has_more: true });
+    });
+
+    /** Every page of a host query, through next_cursor, as the host's own controller would. */
+    const walkQuery = async (query: () => ReturnType<typeof sessions>): Promise<string[]> => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const params = parseListParams(cursor ? { limit: '4', cursor } : { limit: '4' });
+        const listed = await host.app.get(Paginator).page(
+          {
+            list: 'host_sessions',
+            query: query(),
+            params,
+            scope: { accountId: 'acct_a', livemode: false },
+          },
+          (row) => row.id as string,
+        );
+        seen.push(...listed.data);
+        cursor = listed.next_cursor;
+        if (seen.length > 200) throw new Error('the walk does not end');
+      } while (cursor);
+      return seen;
+    };
+
+    it.each([
+      [
+        'an OR inside where',
+        () => sessions().where("session.status = 'completed' OR session.status = 'scheduled'"),
+      ],
+      [
+        'where then orWhere',
+        () =>
+          sessions()
+            .where('session.status = :first', { first: 'completed' })
+            .orWhere('session.status = :second', { second: 'scheduled' }),
+      ],
+    ])('keeps a host query with %s to the account and mode, each row once', async (_, query) => {
+      const expected = rowsA.filter((row) => row.status === 'completed' || row.status === 'scheduled');
+      expect(await walkQuery(query)).toEqual(ids(expected));
     });
 
     it('refuses a query with a join that can repeat a row, naming the join', async () => {

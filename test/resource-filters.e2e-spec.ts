@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
+import { DB_KIND } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 
+const REVIEWERS = [randomUUID(), randomUUID()];
 const REVIEWED = [new Date('2026-03-01T10:00:00.123Z'), new Date('2026-03-02T11:30:00.000Z')];
 
 describe('host resources whose columns are not text: filter values and ids must fit their column', () => {
@@ -17,14 +19,25 @@ describe('host resources whose columns are not text: filter values and ids must 
     key = await host.createKey('acct_cards', 'test', ['results:read']);
     const repository = host.app.get(DataSource).getRepository(ScoreCardEntity);
     cards = [
-      { score: 87, archived: false, rating: '4.5', stage: 'final' as const, reviewedAt: REVIEWED[0] },
-      { score: 42, archived: true, rating: '3.0', stage: 'draft' as const, reviewedAt: REVIEWED[1] },
+      {
+        score: 87,
+        archived: false,
+        rating: '4.5',
+        total: '12.5',
+        weight: 1.5,
+        ratio: 0.25,
+        stage: 'final' as const,
+      },
+      { score: 42, archived: true, rating: '3.0', total: '7', weight: -2, ratio: 8, stage: 'draft' as const },
     ].map((fields, i) =>
       repository.create({
         ...fields,
         id: randomUUID(),
         accountId: 'acct_cards',
         livemode: false,
+        reviewedAt: REVIEWED[i],
+        reviewerId: REVIEWERS[i],
+        startsAt: '09:30:00',
         notes: null,
         createdAt: new Date(Date.UTC(2026, 2, 1 + i)),
       }),
@@ -41,6 +54,7 @@ describe('host resources whose columns are not text: filter values and ids must 
   };
 
   it.each([
+    ['reviewer_id=not-a-uuid', 'reviewer_id'],
     ['score=abc', 'score'],
     ['score=1.5', 'score'],
     // Beyond a 32-bit integer column: PostgreSQL would fail the statement rather than find nothing.
@@ -48,6 +62,20 @@ describe('host resources whose columns are not text: filter values and ids must 
     ['archived=maybe', 'archived'],
     ['archived=1', 'archived'],
     ['rating=high', 'rating'],
+    // Beyond what the column or its type holds: PostgreSQL would fail the statement (500).
+    ['rating=1000', 'rating'],
+    ['rating=-1e3', 'rating'],
+    ['rating=1e200000', 'rating'],
+    ['total=1e200000', 'total'],
+    ['total=1e-20000', 'total'],
+    ['total=0e9999999999', 'total'],
+    ['weight=1e400', 'weight'],
+    ['weight=-1e400', 'weight'],
+    ['weight=1e-400', 'weight'],
+    ['weight=Infinity', 'weight'],
+    ['weight=NaN', 'weight'],
+    ['ratio=1e39', 'ratio'],
+    ['ratio=1e-50', 'ratio'],
     ['stage=published', 'stage'],
     ['reviewed_at=yesterday', 'reviewed_at'],
     ['reviewed_at=2026-02-30T10:00:00Z', 'reviewed_at'],
@@ -62,11 +90,27 @@ describe('host resources whose columns are not text: filter values and ids must 
   });
 
   it.each([
+    [`reviewer_id=${REVIEWERS[1]}`, [42]],
+    // A uuid in upper case is the same uuid, on SQLite's text as on PostgreSQL's uuid.
+    [`reviewer_id=${REVIEWERS[0].toUpperCase()}`, [87]],
     ['score=87', [87]],
     ['score=042', [42]],
     ['archived=true', [42]],
     ['archived=false', [87]],
     ['rating=4.5', [87]],
+    ['rating=04.50', [87]],
+    // Values the column cannot hold exactly but the database reads: they match nothing.
+    ['rating=999.96', []],
+    ['rating=4.55', []],
+    ['total=12.5', [87]],
+    ['total=7e0', [42]],
+    ['total=1e-16383', []],
+    ['weight=1.5', [87]],
+    ['weight=-2', [42]],
+    ['weight=5e-324', []],
+    ['ratio=0.25', [87]],
+    ['ratio=8', [42]],
+    ['ratio=1e-40', []],
     ['stage=draft', [42]],
     [`reviewed_at=${encodeURIComponent(REVIEWED[0].toISOString())}`, [87]],
     ['score=-7', []],
@@ -77,7 +121,9 @@ describe('host resources whose columns are not text: filter values and ids must 
   it('answers 404 for an id its column cannot hold, and finds a real one', async () => {
     expectResourceMissing(await get('/not-a-uuid'));
     expectResourceMissing(await get(`/${randomUUID()}`));
-    const res = await get(`/${cards[0].id}`).expect(200);
+    const res = await get(`/${cards[0].id.toUpperCase()}`).expect(200);
     expect(res.body).toMatchObject({ id: cards[0].id, object: 'score_card', score: 87 });
+    // As the README says: node-postgres keeps a decimal's every digit in a string.
+    expect(res.body.rating).toBe(DB_KIND === 'postgres' ? '4.5' : 4.5);
   });
 });

@@ -38,10 +38,29 @@ describe('CursorCodec', () => {
     expect(new CursorCodec(SECRET).decode(cursor, binding)).toEqual(position);
   });
 
-  it('is opaque: neither the account nor the filter values appear in clear', () => {
+  it('is opaque: neither the list, the account nor the filter values appear in clear', () => {
     const payload = Buffer.from(cursor.split('.')[1], 'base64url').toString('utf8');
+    expect(payload).not.toContain('sessions');
+    expect(payload).not.toContain('acct_a');
     expect(payload).not.toContain('completed');
     expect(payload).not.toContain('2026-11-01');
+  });
+
+  it('accepts every cursor it issues: the longest account and list, and an id of 255 characters', () => {
+    // 255 three-byte characters; a control character JSON writes as \u0001; a character of two
+    // UTF-16 units (a varchar counts it as one).
+    for (const character of ['組', '\u0001', '😀']) {
+      const long = character.repeat(255);
+      const longest: CursorBinding = { ...binding, list: `webhook_endpoints/${long}`, accountId: long };
+      const at: CursorPosition = { createdAt: '2026-11-21 09:30:00.123456', id: long };
+      const issued = codec.encode(at, longest);
+      expect(codec.decode(issued, longest)).toEqual(at);
+      expect(codec.decode(issued, { ...longest, accountId: long.slice(0, -1) })).toBeNull();
+    }
+  });
+
+  it('refuses to issue a cursor for an id longer than 255 characters, naming the limit', () => {
+    expect(() => codec.encode({ ...position, id: 'x'.repeat(256) }, binding)).toThrow(/up to 255 characters/);
   });
 
   it('ignores filter order and treats an undefined filter as absent', () => {
@@ -126,12 +145,14 @@ describe('CursorCodec', () => {
   });
 
   describe('a correctly signed payload', () => {
-    const valid = { v: 1, l: 'sessions', a: 'acct_a', m: 'test', i: position.id, t: position.createdAt };
-    const withFilters = (payload: object): object => ({
-      ...payload,
-      // The filter hash of `binding`, taken from a real cursor.
-      f: (JSON.parse(Buffer.from(cursor.split('.')[1], 'base64url').toString('utf8')) as { f: string }).f,
-    });
+    /** The digests of `binding`'s list, account and filters, taken from a real cursor. */
+    const issued = JSON.parse(Buffer.from(cursor.split('.')[1], 'base64url').toString('utf8')) as {
+      l: string;
+      a: string;
+      f: string;
+    };
+    const valid = { v: 1, l: issued.l, a: issued.a, m: 'test', i: position.id, t: position.createdAt };
+    const withFilters = (payload: object): object => ({ ...payload, f: issued.f });
 
     it('is what the codec itself issues (the helper matches the codec)', () => {
       expect(signed(JSON.parse(Buffer.from(cursor.split('.')[1], 'base64url').toString('utf8')))).toBe(
@@ -150,6 +171,8 @@ describe('CursorCodec', () => {
       ['a non-string id', withFilters({ ...valid, i: 7 })],
       ['a non-string time', withFilters({ ...valid, t: null })],
       ['an unknown mode', withFilters({ ...valid, m: 'other' })],
+      // The list and account in clear, as they were before they became digests.
+      ['a list and account in clear', withFilters({ ...valid, l: 'sessions', a: 'acct_a' })],
     ])('is still refused when it is %s', (_name, payload) => {
       expect(codec.decode(signed(payload), binding)).toBeNull();
     });

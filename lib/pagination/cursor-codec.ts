@@ -15,6 +15,7 @@ export interface CursorBinding {
   filters: Readonly<Record<string, string | undefined>>;
 }
 
+/** The list, account and filters are digests: only the position makes one cursor longer than another. */
 interface CursorPayload {
   v: 1;
   l: string;
@@ -26,15 +27,26 @@ interface CursorPayload {
 }
 
 const VERSION = 'c1';
-const MAX_CURSOR_LENGTH = 1024;
+/** The longest id a cursor is issued for. */
+const MAX_ID_LENGTH = 255;
+/**
+ * Longer cursors are refused unread. The payload is at most about 1,700 bytes: the fixed fields,
+ * a created_at text, and an id of MAX_ID_LENGTH characters even if JSON writes each as `\uXXXX`.
+ */
+const MAX_CURSOR_LENGTH = 4096;
 const PAYLOAD_KEYS = ['a', 'f', 'i', 'l', 'm', 't', 'v'];
+
+/** 132 bits of SHA-256: the MAC, not the digest, keeps a cursor from being forged. */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
 
 function filterHash(filters: CursorBinding['filters']): string {
   const canonical = Object.keys(filters)
     .filter((key) => filters[key] !== undefined)
     .sort()
     .map((key) => [key, filters[key]]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+  return digest(JSON.stringify(canonical));
 }
 
 /**
@@ -49,10 +61,18 @@ export class CursorCodec {
   }
 
   encode(position: CursorPosition, binding: CursorBinding): string {
+    // Characters as a varchar counts them: code points, not UTF-16 units.
+    const idLength = [...position.id].length;
+    if (idLength > MAX_ID_LENGTH) {
+      throw new Error(
+        `A list cursor carries the last row's id: ids of up to ${MAX_ID_LENGTH} characters can be ` +
+          `paged, not "${position.id.slice(0, 40)}..." (${idLength}).`,
+      );
+    }
     const payload: CursorPayload = {
       v: 1,
-      l: binding.list,
-      a: binding.accountId,
+      l: digest(binding.list),
+      a: digest(binding.accountId),
       m: binding.livemode ? 'live' : 'test',
       f: filterHash(binding.filters),
       t: position.createdAt,
@@ -74,8 +94,8 @@ export class CursorCodec {
     const payload = this.parsePayload(parts[1]);
     if (!payload) return null;
     const bound =
-      payload.l === binding.list &&
-      payload.a === binding.accountId &&
+      payload.l === digest(binding.list) &&
+      payload.a === digest(binding.accountId) &&
       payload.m === (binding.livemode ? 'live' : 'test') &&
       payload.f === filterHash(binding.filters);
     return bound ? { createdAt: payload.t, id: payload.i } : null;

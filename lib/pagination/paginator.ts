@@ -32,6 +32,19 @@ const DEFAULT_COLUMNS: PaginatedColumns = {
   createdAt: 'createdAt',
 };
 const CURSOR_COLUMN = 'cursor_created_at';
+/** SQLite's datetime text of a whole second, as TypeORM writes it: `2026-01-08 10:00:28.000`. */
+const WHOLE_SECOND_TEXT = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.000$/;
+
+/**
+ * A created_at bound, as the driver prepared it, in the form its column compares right. SQLite
+ * compares datetime text: a row stored to the whole second (`datetime('now')`, a @CreateDateColumn's
+ * default) reads `...:28`, which sorts before `...:28.000`, so a bound at that instant would exclude
+ * it from created_gte and include it in created_lt. Without its `.000` the bound sorts as the
+ * instant it is against both forms. (The cursor keeps a row's own text, so keyset needs no such care.)
+ */
+function comparableBound(prepared: unknown): unknown {
+  return typeof prepared === 'string' ? prepared.replace(WHOLE_SECOND_TEXT, '$1') : prepared;
+}
 
 /**
  * The one paginator of every list: scoped to the key's account and mode, newest first, keyset on
@@ -79,17 +92,25 @@ export class Paginator {
       },
     };
 
+    // TypeORM ANDs a condition onto the previous ones without brackets: the host's `a OR b` would
+    // become `a OR (b AND account = ...)`, listing other accounts' rows. Its conditions are one term.
+    const hostConditions = query.expressionMap.wheres;
+    if (hostConditions.length > 0) {
+      query.expressionMap.wheres = [
+        { type: 'simple', condition: { operator: 'brackets', condition: hostConditions } },
+      ];
+    }
     query
       .andWhere(`${alias}.${columns.accountId} = :pageAccountId`, { pageAccountId: scope.accountId })
       .andWhere(`${alias}.${columns.livemode} = :pageLivemode`, { pageLivemode: scope.livemode });
     if (params.createdGte) {
       query.andWhere(`${createdAt} >= :pageCreatedGte`, {
-        pageCreatedGte: driver.preparePersistentValue(params.createdGte, createdAtColumn),
+        pageCreatedGte: comparableBound(driver.preparePersistentValue(params.createdGte, createdAtColumn)),
       });
     }
     if (params.createdLt) {
       query.andWhere(`${createdAt} < :pageCreatedLt`, {
-        pageCreatedLt: driver.preparePersistentValue(params.createdLt, createdAtColumn),
+        pageCreatedLt: comparableBound(driver.preparePersistentValue(params.createdLt, createdAtColumn)),
       });
     }
     if (params.cursor !== undefined) {

@@ -1,11 +1,14 @@
 import type { ColumnType } from 'typeorm';
 import { parseIsoTimestamp } from '../request/iso-timestamp.js';
+import { decimalParser, floatParser } from './number-value.js';
 
 /** What the module reads of a host entity's column (TypeORM's ColumnMetadata). */
 export interface ColumnShape {
   type: ColumnType;
   enum?: (string | number)[];
   isArray: boolean;
+  precision?: number | null;
+  scale?: number;
 }
 
 /** How a query-string value becomes a value of one column. */
@@ -27,18 +30,19 @@ const INTEGER_RANGES: Record<string, bigint> = {
   bigint: 2n ** 63n,
   int8: 2n ** 63n,
   int64: 2n ** 63n,
+  // SQLite's name for an integer column: it stores 64-bit signed integers whatever the name says.
+  'unsigned big int': 2n ** 63n,
 };
-const DECIMAL_TYPES = new Set([
-  'decimal',
-  'numeric',
-  'dec',
-  'float',
-  'float4',
-  'float8',
-  'real',
-  'double',
-  'double precision',
-]);
+const FLOAT_BYTES: Record<string, 4 | 8> = {
+  real: 4,
+  float4: 4,
+  // PostgreSQL's float without a precision is a double; SQLite's floats are all doubles.
+  float: 8,
+  float8: 8,
+  double: 8,
+  'double precision': 8,
+};
+const DECIMAL_TYPES = new Set(['decimal', 'numeric', 'dec']);
 const TIMESTAMP_TYPES = new Set([
   'timestamp',
   'timestamptz',
@@ -47,14 +51,29 @@ const TIMESTAMP_TYPES = new Set([
   'datetime',
   'date',
 ]);
-/** Types no text from a query string can equal: refused as filters when the module boots. */
-const UNFILTERABLE_TYPES = new Set(['json', 'jsonb', 'simple-json', 'simple-array', 'bytea', 'blob']);
+/**
+ * Types whose values are compared as the text given. Any other type without a parser here (JSON,
+ * binary, time, interval, inet...) is refused as a filter when the module boots: PostgreSQL would
+ * fail the statement on text the type cannot read, answering 500 rather than 400.
+ */
+const TEXT_TYPES = new Set([
+  'varchar',
+  'character varying',
+  'varying character',
+  'nvarchar',
+  'char',
+  'character',
+  'nchar',
+  'native character',
+  'text',
+  'citext',
+  'clob',
+]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d+$/;
-const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /** The column's declared type by name: the entity's, whichever database it runs on. */
-function typeName(type: ColumnType): string {
+export function typeName(type: ColumnType): string {
   if (type === Number) return 'integer';
   if (type === Boolean) return 'boolean';
   if (type === Date) return 'timestamp';
@@ -82,7 +101,7 @@ function integer(range: bigint): ColumnValueParser {
  */
 export function columnValueParser(column: ColumnShape): ColumnValueParser | null {
   const type = typeName(column.type);
-  if (column.isArray || UNFILTERABLE_TYPES.has(type)) return null;
+  if (column.isArray) return null;
   if (column.enum !== undefined) {
     const values = column.enum.map(String);
     return {
@@ -91,10 +110,8 @@ export function columnValueParser(column: ColumnShape): ColumnValueParser | null
     };
   }
   if (type in INTEGER_RANGES) return integer(INTEGER_RANGES[type]);
-  if (DECIMAL_TYPES.has(type)) {
-    // Bound as the text given: a numeric column compares it exactly, a float one as a float.
-    return { expected: 'a number', parse: (raw) => (DECIMAL.test(raw) ? raw : undefined) };
-  }
+  if (type in FLOAT_BYTES) return floatParser(FLOAT_BYTES[type]);
+  if (DECIMAL_TYPES.has(type)) return decimalParser(column.precision, column.scale);
   if (type === 'boolean' || type === 'bool') {
     return {
       expected: 'true or false',
@@ -107,6 +124,9 @@ export function columnValueParser(column: ColumnShape): ColumnValueParser | null
       parse: (raw) => parseIsoTimestamp(raw) ?? undefined,
     };
   }
-  if (type === 'uuid') return { expected: 'a uuid', parse: (raw) => (UUID.test(raw) ? raw : undefined) };
-  return { expected: 'a string', parse: (raw) => raw };
+  if (type === 'uuid') {
+    // PostgreSQL's uuid ignores case, SQLite's text does not: stored uuids are lower case.
+    return { expected: 'a uuid', parse: (raw) => (UUID.test(raw) ? raw.toLowerCase() : undefined) };
+  }
+  return TEXT_TYPES.has(type) ? { expected: 'a string', parse: (raw) => raw } : null;
 }

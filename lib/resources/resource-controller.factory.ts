@@ -11,7 +11,7 @@ import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
-import { type ColumnValueParser, columnValueParser } from './column-value.js';
+import { type ColumnValueParser, columnValueParser, typeName } from './column-value.js';
 import { filterQueryName, toResourceView } from './resource-view.js';
 
 type View = Record<string, unknown>;
@@ -49,8 +49,8 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     ) {}
 
     /**
-     * A filter or column naming no column of the entity, or a filter on a column no query-string
-     * value can equal (JSON, an array), fails the boot, not every request.
+     * A filter or column naming no column of the entity, or a filter on a column whose values the
+     * module cannot read from a query string (JSON, an array, a time), fails the boot, not every request.
      */
     onModuleInit(): void {
       const metadata = this.dataSource.getMetadata(definition.entity);
@@ -61,12 +61,17 @@ export function createResourceController(definition: ResourceDefinition): Type<u
         metadata.findColumnWithPropertyName(property) ??
         refuse(`names "${property}", which is no column property of ${metadata.name}.`);
       for (const property of Object.values(columns)) columnOf(property);
-      this.parsed = filters.map((filter) => ({
-        ...filter,
-        parser:
-          columnValueParser(columnOf(filter.property)) ??
-          refuse(`filters on "${filter.property}", whose values no query string can give.`),
-      }));
+      this.parsed = filters.map((filter) => {
+        const column = columnOf(filter.property);
+        const parser =
+          columnValueParser(column) ??
+          refuse(
+            `filters on "${filter.property}", a column of type ${column.isArray ? 'array' : typeName(column.type)}, ` +
+              'which no filter reads: filters take text, integer, float, decimal, boolean, timestamp, date, ' +
+              'uuid and enum columns.',
+          );
+        return { ...filter, parser };
+      });
       this.idParser = columnValueParser(columnOf(columns.id)) ?? this.idParser;
     }
 

@@ -2,8 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ResourceDefinition } from '../../lib/index.js';
 
 /**
- * A host entity whose columns are not all text (a uuid id, an integer, a boolean, a decimal, a
- * timestamp, an enum, JSON), exposed under /v1/score_cards: filter values must fit their column.
+ * A host entity whose columns are not all text (a uuid id, an integer, a boolean, decimals, floats,
+ * a timestamp, an enum, a time, JSON), exposed under /v1/score_cards: filter values must fit their column.
  */
 @Entity({ name: 'host_score_cards' })
 export class ScoreCardEntity {
@@ -16,6 +16,9 @@ export class ScoreCardEntity {
   @Column({ type: 'boolean' })
   livemode!: boolean;
 
+  @Column({ name: 'reviewer_id', type: 'uuid' })
+  reviewerId!: string;
+
   @Column({ type: 'integer' })
   score!: number;
 
@@ -24,6 +27,21 @@ export class ScoreCardEntity {
 
   @Column({ type: 'decimal', precision: 4, scale: 1 })
   rating!: string;
+
+  /** A decimal without precision: PostgreSQL's numeric reads 131072 digits before the point. */
+  @Column({ type: 'decimal' })
+  total!: string;
+
+  @Column({ type: 'double precision' })
+  weight!: number;
+
+  /** A 4-byte float on PostgreSQL. */
+  @Column({ type: 'real' })
+  ratio!: number;
+
+  /** A type no filter reads. */
+  @Column({ name: 'starts_at', type: 'time' })
+  startsAt!: string;
 
   @Column({ type: 'simple-enum', enum: ['draft', 'final'] })
   stage!: 'draft' | 'final';
@@ -38,11 +56,11 @@ export class ScoreCardEntity {
   createdAt!: Date;
 }
 
-/** The score cards as a resource, filterable on every kind of column but the JSON one. */
+/** The score cards as a resource, filterable on every kind of column but the JSON and time ones. */
 export const SCORE_CARDS: ResourceDefinition<ScoreCardEntity> = {
   path: 'score_cards',
   entity: ScoreCardEntity,
   object: 'score_card',
   scope: 'results:read',
-  filters: ['score', 'archived', 'rating', 'stage', 'reviewedAt'],
+  filters: ['reviewerId', 'score', 'archived', 'rating', 'total', 'weight', 'ratio', 'stage', 'reviewedAt'],
 };
