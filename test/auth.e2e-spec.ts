@@ -1,6 +1,43 @@
+import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
 import request from 'supertest';
-import { SCOPES } from '../lib/index.js';
+import {
+  ApiKeyGuard,
+  ApiKeysService,
+  type CreatedApiKey,
+  RequireScopes,
+  type Scope,
+  SCOPES,
+} from '../lib/index.js';
+import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
+
+/** README: the guard "can also be applied one by one": here without the module's filter. */
+@Controller('guarded_alone')
+@UseGuards(ApiKeyGuard)
+@RequireScopes('billing:read')
+class GuardAloneController {
+  @Get()
+  get(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
+/** The host's dashboard creating keys, with the host's own (Nest's default) error handling. */
+@Controller('dashboard/keys')
+class DashboardKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post()
+  create(@Body() body: { scopes: Scope[] }): Promise<CreatedApiKey> {
+    return this.keys.create({
+      accountId: 'acct_dashboard',
+      name: 'from the dashboard',
+      mode: 'test',
+      scopes: body.scopes,
+      creatorScopes: ['results:read'],
+    });
+  }
+}
 
 describe('API keys and the bearer guard', () => {
   let host: TestHost;
@@ -8,7 +45,7 @@ describe('API keys and the bearer guard', () => {
   let liveKey: string;
 
   beforeAll(async () => {
-    host = await createTestHost();
+    host = await createTestHost({ controllers: [GuardAloneController, DashboardKeysController] });
     testKey = await host.createKey('acct_a', 'test');
     liveKey = await host.createKey('acct_a', 'live');
   });
@@ -95,6 +132,38 @@ describe('API keys and the bearer guard', () => {
       const res = await get('/v1/sessions', key).expect(403);
       expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
       await get('/v1/ping', key).expect(200);
+    });
+  });
+
+  describe("ApiKeyGuard alone on a host controller (Nest's default filter)", () => {
+    it('answers 401 and 403 in the envelope, and lets a key with the scope through', async () => {
+      const none = await get('/guarded_alone');
+      expect({ status: none.status, body: none.body }).toEqual({
+        status: 401,
+        body: errorEnvelope('authentication_error', 'invalid_api_key'),
+      });
+      const unknown = await get('/guarded_alone', 'iv_test_' + 'A'.repeat(38));
+      expect(unknown.status).toBe(401);
+      const narrow = await get('/guarded_alone', await host.createKey('acct_a', 'test', ['results:read']));
+      expect({ status: narrow.status, body: narrow.body }).toEqual({
+        status: 403,
+        body: errorEnvelope('permission_error', 'insufficient_scope'),
+      });
+      expect((await get('/guarded_alone', testKey).expect(200)).body).toEqual({ ok: true });
+    });
+  });
+
+  describe("ApiKeysService errors in a host's own route", () => {
+    it('answer 400 parameter_invalid in the envelope, not 500', async () => {
+      const res = await request(host.app.getHttpServer())
+        .post('/dashboard/keys')
+        .send({ scopes: ['results:read', 'billing:read'] });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: errorEnvelope('invalid_request_error', 'parameter_invalid', 'scopes'),
+      });
+      expect(res.body.error.message).toContain('billing:read');
+      expect(await host.keys.list('acct_dashboard')).toEqual([]);
     });
   });
 

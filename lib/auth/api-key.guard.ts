@@ -1,6 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InsufficientScopeError } from '../errors/api-error.js';
+import type { Response } from 'express';
+import { ApiError, InsufficientScopeError } from '../errors/api-error.js';
+import { setApiErrorHeaders } from '../errors/send-api-error.js';
 import { REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -21,8 +23,15 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ApiKeyRequest>();
-    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter);
+    const http = context.switchToHttp();
+    const request = http.getRequest<ApiKeyRequest>();
+    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter).catch(
+      (error: unknown) => {
+        // Applied alone, with whatever filter the host has: its 429 still says when to retry.
+        if (error instanceof ApiError) setApiErrorHeaders(http.getResponse<Response>(), error);
+        throw error;
+      },
+    );
     const required =
       this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
         context.getHandler(),
