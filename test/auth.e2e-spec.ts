@@ -77,10 +77,52 @@ describe('API keys and the bearer guard', () => {
       });
     });
 
+    it.each(['bearer', 'BEARER', 'bEaReR'])(
+      'accepts the scheme written %s: it is case-insensitive (RFC 7235 §2.1)',
+      async (scheme) => {
+        const res = await request(host.app.getHttpServer())
+          .get('/v1/ping')
+          .set('Authorization', `${scheme} ${testKey}`)
+          .expect(200);
+        expect(res.body).toEqual({ object: 'ping', livemode: false });
+      },
+    );
+
     it('refuses a key with one character changed (checksum) and a key of another prefix', async () => {
       const flipped = testKey.slice(0, 12) + (testKey[12] === 'a' ? 'b' : 'a') + testKey.slice(13);
       await get('/v1/ping', flipped).expect(401);
       await get('/v1/ping', testKey.replace(/^iv_/, 'xx_')).expect(401);
+    });
+  });
+
+  describe('WWW-Authenticate (RFC 7235 §3.1, RFC 6750 §3)', () => {
+    it.each([
+      ['a module route', '/v1/ping'],
+      ['an unknown /v1 route', '/v1/nope'],
+      ['a host route with the guard alone', '/guarded_alone'],
+    ])('names the scheme and realm on every 401 of %s', async (_name, path) => {
+      for (const header of [undefined, 'Token abc', 'Bearer iv_test_' + 'A'.repeat(38)]) {
+        const req = request(host.app.getHttpServer()).get(path);
+        if (header) req.set('Authorization', header);
+        const res = await req.expect(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="Interview"');
+      }
+    });
+
+    it('is not sent with any other answer', async () => {
+      expect((await get('/v1/ping', testKey).expect(200)).headers['www-authenticate']).toBeUndefined();
+      const narrow = await host.createKey('acct_a', 'test', ['billing:read']);
+      expect((await get('/v1/sessions', narrow).expect(403)).headers['www-authenticate']).toBeUndefined();
+    });
+
+    it("takes the realm from the module's serviceName", async () => {
+      const acme = await createTestHost({ module: { serviceName: 'Acme' } });
+      try {
+        const res = await request(acme.app.getHttpServer()).get('/v1/ping').expect(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="Acme"');
+      } finally {
+        await acme.close();
+      }
     });
   });
 

@@ -8,6 +8,7 @@ import {
   NotFoundException,
   Param,
   ParseIntPipe,
+  UnauthorizedException,
 } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -46,6 +47,11 @@ class HostInvitationsController {
   @Get('gone')
   gone(): never {
     throw new GoneException('This invitation has expired.');
+  }
+
+  @Get('unauthorized')
+  unauthorized(): never {
+    throw new UnauthorizedException('This invitation needs a live key.');
   }
 
   @Get('crash')
@@ -199,6 +205,15 @@ describe('the error envelope (seed section 7)', () => {
         });
       },
     );
+
+    it('answers a 401 of its own with WWW-Authenticate, as every 401 of the module', async () => {
+      const res = await call('unauthorized');
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 401,
+        body: errorEnvelope('authentication_error', 'invalid_api_key'),
+      });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="Interview"');
+    });
 
     it.each(['crash', 'http500'])(
       'answers an internal failure (%s) with 500 api_error and no detail',

@@ -1,10 +1,12 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApplicationConfig } from '@nestjs/core/application-config.js';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service.js';
 import { authenticateRequest } from '../auth/authenticate-request.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
 import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
 import { sendApiError } from './send-api-error.js';
 
@@ -39,6 +41,7 @@ export class V1Fallback implements OnModuleInit {
     private readonly config: ApplicationConfig,
     private readonly keys: ApiKeysService,
     private readonly rateLimiter: RateLimiter,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {}
 
   onModuleInit(): void {
@@ -55,14 +58,16 @@ export class V1Fallback implements OnModuleInit {
           sendApiError(
             res,
             new ResourceMissingError(`Unrecognized request URL (${req.method} ${req.originalUrl}).`),
+            this.options.serviceName,
           ),
-        (error: unknown) => (error instanceof ApiError ? sendApiError(res, error) : next(error)),
+        (error: unknown) =>
+          error instanceof ApiError ? sendApiError(res, error, this.options.serviceName) : next(error),
       );
     });
     app.use(v1, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
       if (res.headersSent) return next(err);
-      sendApiError(res, this.toApiError(err));
+      sendApiError(res, this.toApiError(err), this.options.serviceName);
     });
   }
 
