@@ -19,8 +19,10 @@ import { ApiKeyGuard } from './api-key.guard.js';
  * `@ApiV1Controller('invitations')` is all a host controller needs.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
+  // Nest's usual '/invitations' must not become /v1//invitations.
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
   return applyDecorators(
-    Controller(path ? `v1/${path}` : 'v1'),
+    Controller(trimmed ? `v1/${trimmed}` : 'v1'),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
     UseInterceptors(BodyDepthInterceptor, UnknownParametersInterceptor, IdempotencyInterceptor),
