@@ -5,6 +5,7 @@ import {
   UseGuards,
   UseInterceptors,
   UsePipes,
+  VERSION_NEUTRAL,
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
 import { BodyDepthInterceptor } from '../request/body-depth.interceptor.js';
@@ -22,7 +23,9 @@ export function ApiV1Controller(path: string): ClassDecorator {
   // Nest's usual '/invitations' must not become /v1//invitations.
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   return applyDecorators(
-    Controller(trimmed ? `v1/${trimmed}` : 'v1'),
+    // The version is the path's own /v1: version-neutral, so that a host's URI versioning
+    // (app.enableVersioning) does not mount the routes again under /v1/v1.
+    Controller({ path: trimmed ? `v1/${trimmed}` : 'v1', version: VERSION_NEUTRAL }),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
     UseInterceptors(BodyDepthInterceptor, UnknownParametersInterceptor, IdempotencyInterceptor),

@@ -6,6 +6,7 @@ import {
   NotFoundException,
   Param,
   type Type,
+  type VersioningOptions,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -70,6 +71,8 @@ export interface TestHostOptions {
   clock?: Clock;
   /** The host's `app.setGlobalPrefix`, set before init as a host sets it. */
   globalPrefix?: string;
+  /** The host's `app.enableVersioning`, set before init as a host sets it. */
+  versioning?: VersioningOptions;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -117,6 +120,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const moduleRef = await testingModule.compile();
   const app = moduleRef.createNestApplication({ logger: false });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
+  if (options.versioning) app.enableVersioning(options.versioning);
   await app.init();
   const keys = app.get(ApiKeysService);
   return {
