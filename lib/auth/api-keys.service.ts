@@ -91,12 +91,16 @@ export class ApiKeysService {
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {
-    const rows = await this.keys.find({ where: { accountId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const rows = await this.keys.find({
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      cache: false,
+    });
     return rows.map(toApiKeyView);
   }
 
   async retrieve(accountId: string, id: string): Promise<ApiKeyView> {
-    const key = await this.keys.findOne({ where: { id, accountId } });
+    const key = await this.keys.findOne({ where: { id, accountId }, cache: false });
     if (!key) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
     return toApiKeyView(key);
   }
@@ -107,17 +111,18 @@ export class ApiKeysService {
       { revokedAt: this.clock.now() },
     );
     if (result.affected) return;
-    const exists = await this.keys.exists({ where: { id, accountId } });
+    const exists = await this.keys.exists({ where: { id, accountId }, cache: false });
     if (!exists) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
   }
 
   /**
-   * The key behind a bearer token, or null. There is no cache: one lookup on the unique hash
-   * index per request, so a revocation is seen by every instance on its very next request.
+   * The key behind a bearer token, or null. There is no cache, the host DataSource's query cache
+   * included (every read of a key says `cache: false`): one lookup on the unique hash index per
+   * request, so a revocation is seen by every instance on its very next request.
    */
   async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;
-    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) } });
+    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) }, cache: false });
     if (!record || record.revokedAt) return null;
     this.lastUsed.touch(record);
     return {

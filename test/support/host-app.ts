@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import {
   ApiKeysService,
   InterviewApiModule,
@@ -71,6 +72,8 @@ export interface TestHostOptions {
   clock?: Clock;
   /** The host's `app.setGlobalPrefix`, set before init as a host sets it. */
   globalPrefix?: string;
+  /** The host DataSource's query cache (TypeORM's `cache` option). */
+  cache?: DataSourceOptions['cache'];
   /** The host's `app.enableVersioning`, set before init as a host sets it. */
   versioning?: VersioningOptions;
 }
@@ -81,7 +84,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
 
   @Module({
     imports: [
-      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true }),
+      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true, cache: options.cache }),
       TypeOrmModule.forFeature([SessionEntity, ...(options.entities ?? [])]),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',
