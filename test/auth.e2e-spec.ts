@@ -267,6 +267,53 @@ describe('API keys and the bearer guard', () => {
       expect(await host.keys.list('acct_d')).toEqual([]);
     });
 
+    describe('list, retrieve and revoke refuse what cannot name an account or a key', () => {
+      let keyId: string;
+      let key: string;
+
+      beforeAll(async () => {
+        key = await host.createKey('acct_lookup', 'test');
+        keyId = (await host.keys.list('acct_lookup'))[0].id;
+      });
+
+      it.each([
+        ['a NUL character', 'acct_\u0000lookup'],
+        ['undefined', undefined],
+        ['an empty string', ''],
+      ])(
+        'answers an account id holding %s with parameter_invalid naming accountId',
+        async (_name, account) => {
+          const accountId = account as string;
+          for (const call of [
+            () => host.keys.list(accountId),
+            () => host.keys.retrieve(accountId, keyId),
+            () => host.keys.revoke(accountId, keyId),
+          ]) {
+            await expect(call()).rejects.toMatchObject({ code: 'parameter_invalid', param: 'accountId' });
+          }
+          await get('/v1/ping', key).expect(200);
+        },
+      );
+
+      it.each([
+        ['a NUL character', 'key_\u0000x'],
+        ['a NUL character after a real id', null],
+        ['undefined', undefined],
+      ])('answers a key id holding %s with resource_missing and revokes nothing', async (_name, given) => {
+        const id = (given === null ? `${keyId}\u0000` : given) as string;
+        await expect(host.keys.retrieve('acct_lookup', id)).rejects.toMatchObject({
+          code: 'resource_missing',
+          param: 'id',
+        });
+        await expect(host.keys.revoke('acct_lookup', id)).rejects.toMatchObject({
+          code: 'resource_missing',
+          param: 'id',
+        });
+        await get('/v1/ping', key).expect(200);
+        expect((await host.keys.list('acct_lookup'))[0].revoked_at).toBeNull();
+      });
+    });
+
     it('revokes at once: the next request is 401', async () => {
       const created = await host.keys.create({
         accountId: 'acct_d',
