@@ -3,6 +3,7 @@ import request from 'supertest';
 import {
   ApiKeyGuard,
   ApiKeysService,
+  ApiV1Controller,
   type CreatedApiKey,
   RequireScopes,
   type Scope,
@@ -19,6 +20,45 @@ class GuardAloneController {
   @Get()
   get(): { ok: boolean } {
     return { ok: true };
+  }
+}
+
+/** How @RequireScopes combine: stacked ones add up, a method's replaces the class's. */
+@ApiV1Controller('invitations')
+@RequireScopes('candidates:read')
+class InvitationsController {
+  @Get()
+  list(): { route: string } {
+    return { route: 'list' };
+  }
+
+  @Get('send')
+  @RequireScopes('invitations:send')
+  send(): { route: string } {
+    return { route: 'send' };
+  }
+
+  @Get('export')
+  @RequireScopes('results:read')
+  @RequireScopes('results:export')
+  export(): { route: string } {
+    return { route: 'export' };
+  }
+
+  @Get('open')
+  @RequireScopes()
+  open(): { route: string } {
+    return { route: 'open' };
+  }
+}
+
+@ApiV1Controller('billing')
+@RequireScopes('billing:read')
+@RequireScopes('developers:manage')
+class BillingController {
+  @Get()
+  get(): { route: string } {
+    return { route: 'billing' };
   }
 }
 
@@ -45,7 +85,9 @@ describe('API keys and the bearer guard', () => {
   let liveKey: string;
 
   beforeAll(async () => {
-    host = await createTestHost({ controllers: [GuardAloneController, DashboardKeysController] });
+    host = await createTestHost({
+      controllers: [GuardAloneController, DashboardKeysController, InvitationsController, BillingController],
+    });
     testKey = await host.createKey('acct_a', 'test');
     liveKey = await host.createKey('acct_a', 'live');
   });
@@ -174,6 +216,36 @@ describe('API keys and the bearer guard', () => {
       const res = await get('/v1/sessions', key).expect(403);
       expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
       await get('/v1/ping', key).expect(200);
+    });
+  });
+
+  describe('@RequireScopes', () => {
+    const status = async (path: string, scopes: Scope[]): Promise<number> =>
+      (await get(path, await host.createKey('acct_scopes', 'test', scopes))).status;
+
+    it("guards a method without its own with the class's scopes", async () => {
+      expect(await status('/v1/invitations', ['candidates:read'])).toBe(200);
+      expect(await status('/v1/invitations', ['invitations:send'])).toBe(403);
+    });
+
+    it("lets a method's own replace the class's", async () => {
+      expect(await status('/v1/invitations/send', ['invitations:send'])).toBe(200);
+      expect(await status('/v1/invitations/send', ['candidates:read'])).toBe(403);
+      expect(await status('/v1/invitations/open', [])).toBe(200);
+    });
+
+    it('requires every scope of several stacked on one method', async () => {
+      expect(await status('/v1/invitations/export', ['results:read'])).toBe(403);
+      expect(await status('/v1/invitations/export', ['results:export'])).toBe(403);
+      expect(await status('/v1/invitations/export', ['results:read', 'results:export'])).toBe(200);
+    });
+
+    it('requires every scope of several stacked on one class', async () => {
+      const res = await get('/v1/billing', await host.createKey('acct_scopes', 'test', ['billing:read']));
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toContain('developers:manage');
+      expect(await status('/v1/billing', ['developers:manage'])).toBe(403);
+      expect(await status('/v1/billing', ['billing:read', 'developers:manage'])).toBe(200);
     });
   });
 
