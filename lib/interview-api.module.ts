@@ -111,6 +111,8 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         IdempotencyRetention,
       ],
       exports: [
+        // The guard and the filter read serviceName for their 401 challenge, in the host's modules too.
+        INTERVIEW_API_OPTIONS,
         ApiKeysService,
         RateLimiter,
         ApiKeyGuard,

@@ -1,6 +1,83 @@
+import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
 import request from 'supertest';
-import { SCOPES } from '../lib/index.js';
+import {
+  ApiKeyGuard,
+  ApiKeysService,
+  ApiV1Controller,
+  type CreatedApiKey,
+  RequireScopes,
+  type Scope,
+  SCOPES,
+} from '../lib/index.js';
+import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
+
+/** README: the guard "can also be applied one by one": here without the module's filter. */
+@Controller('guarded_alone')
+@UseGuards(ApiKeyGuard)
+@RequireScopes('billing:read')
+class GuardAloneController {
+  @Get()
+  get(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
+/** How @RequireScopes combine: stacked ones add up, a method's replaces the class's. */
+@ApiV1Controller('invitations')
+@RequireScopes('candidates:read')
+class InvitationsController {
+  @Get()
+  list(): { route: string } {
+    return { route: 'list' };
+  }
+
+  @Get('send')
+  @RequireScopes('invitations:send')
+  send(): { route: string } {
+    return { route: 'send' };
+  }
+
+  @Get('export')
+  @RequireScopes('results:read')
+  @RequireScopes('results:export')
+  export(): { route: string } {
+    return { route: 'export' };
+  }
+
+  @Get('open')
+  @RequireScopes()
+  open(): { route: string } {
+    return { route: 'open' };
+  }
+}
+
+@ApiV1Controller('billing')
+@RequireScopes('billing:read')
+@RequireScopes('developers:manage')
+class BillingController {
+  @Get()
+  get(): { route: string } {
+    return { route: 'billing' };
+  }
+}
+
+/** The host's dashboard creating keys, with the host's own (Nest's default) error handling. */
+@Controller('dashboard/keys')
+class DashboardKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post()
+  create(@Body() body: { scopes: Scope[] }): Promise<CreatedApiKey> {
+    return this.keys.create({
+      accountId: 'acct_dashboard',
+      name: 'from the dashboard',
+      mode: 'test',
+      scopes: body.scopes,
+      creatorScopes: ['results:read'],
+    });
+  }
+}
 
 describe('API keys and the bearer guard', () => {
   let host: TestHost;
@@ -8,7 +85,9 @@ describe('API keys and the bearer guard', () => {
   let liveKey: string;
 
   beforeAll(async () => {
-    host = await createTestHost();
+    host = await createTestHost({
+      controllers: [GuardAloneController, DashboardKeysController, InvitationsController, BillingController],
+    });
     testKey = await host.createKey('acct_a', 'test');
     liveKey = await host.createKey('acct_a', 'live');
   });
@@ -40,10 +119,52 @@ describe('API keys and the bearer guard', () => {
       });
     });
 
+    it.each(['bearer', 'BEARER', 'bEaReR'])(
+      'accepts the scheme written %s: it is case-insensitive (RFC 7235 §2.1)',
+      async (scheme) => {
+        const res = await request(host.app.getHttpServer())
+          .get('/v1/ping')
+          .set('Authorization', `${scheme} ${testKey}`)
+          .expect(200);
+        expect(res.body).toEqual({ object: 'ping', livemode: false });
+      },
+    );
+
     it('refuses a key with one character changed (checksum) and a key of another prefix', async () => {
       const flipped = testKey.slice(0, 12) + (testKey[12] === 'a' ? 'b' : 'a') + testKey.slice(13);
       await get('/v1/ping', flipped).expect(401);
       await get('/v1/ping', testKey.replace(/^iv_/, 'xx_')).expect(401);
+    });
+  });
+
+  describe('WWW-Authenticate (RFC 7235 §3.1, RFC 6750 §3)', () => {
+    it.each([
+      ['a module route', '/v1/ping'],
+      ['an unknown /v1 route', '/v1/nope'],
+      ['a host route with the guard alone', '/guarded_alone'],
+    ])('names the scheme and realm on every 401 of %s', async (_name, path) => {
+      for (const header of [undefined, 'Token abc', 'Bearer iv_test_' + 'A'.repeat(38)]) {
+        const req = request(host.app.getHttpServer()).get(path);
+        if (header) req.set('Authorization', header);
+        const res = await req.expect(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="Interview"');
+      }
+    });
+
+    it('is not sent with any other answer', async () => {
+      expect((await get('/v1/ping', testKey).expect(200)).headers['www-authenticate']).toBeUndefined();
+      const narrow = await host.createKey('acct_a', 'test', ['billing:read']);
+      expect((await get('/v1/sessions', narrow).expect(403)).headers['www-authenticate']).toBeUndefined();
+    });
+
+    it("takes the realm from the module's serviceName", async () => {
+      const acme = await createTestHost({ module: { serviceName: 'Acme' } });
+      try {
+        const res = await request(acme.app.getHttpServer()).get('/v1/ping').expect(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="Acme"');
+      } finally {
+        await acme.close();
+      }
     });
   });
 
@@ -95,6 +216,68 @@ describe('API keys and the bearer guard', () => {
       const res = await get('/v1/sessions', key).expect(403);
       expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
       await get('/v1/ping', key).expect(200);
+    });
+  });
+
+  describe('@RequireScopes', () => {
+    const status = async (path: string, scopes: Scope[]): Promise<number> =>
+      (await get(path, await host.createKey('acct_scopes', 'test', scopes))).status;
+
+    it("guards a method without its own with the class's scopes", async () => {
+      expect(await status('/v1/invitations', ['candidates:read'])).toBe(200);
+      expect(await status('/v1/invitations', ['invitations:send'])).toBe(403);
+    });
+
+    it("lets a method's own replace the class's", async () => {
+      expect(await status('/v1/invitations/send', ['invitations:send'])).toBe(200);
+      expect(await status('/v1/invitations/send', ['candidates:read'])).toBe(403);
+      expect(await status('/v1/invitations/open', [])).toBe(200);
+    });
+
+    it('requires every scope of several stacked on one method', async () => {
+      expect(await status('/v1/invitations/export', ['results:read'])).toBe(403);
+      expect(await status('/v1/invitations/export', ['results:export'])).toBe(403);
+      expect(await status('/v1/invitations/export', ['results:read', 'results:export'])).toBe(200);
+    });
+
+    it('requires every scope of several stacked on one class', async () => {
+      const res = await get('/v1/billing', await host.createKey('acct_scopes', 'test', ['billing:read']));
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toContain('developers:manage');
+      expect(await status('/v1/billing', ['developers:manage'])).toBe(403);
+      expect(await status('/v1/billing', ['billing:read', 'developers:manage'])).toBe(200);
+    });
+  });
+
+  describe("ApiKeyGuard alone on a host controller (Nest's default filter)", () => {
+    it('answers 401 and 403 in the envelope, and lets a key with the scope through', async () => {
+      const none = await get('/guarded_alone');
+      expect({ status: none.status, body: none.body }).toEqual({
+        status: 401,
+        body: errorEnvelope('authentication_error', 'invalid_api_key'),
+      });
+      const unknown = await get('/guarded_alone', 'iv_test_' + 'A'.repeat(38));
+      expect(unknown.status).toBe(401);
+      const narrow = await get('/guarded_alone', await host.createKey('acct_a', 'test', ['results:read']));
+      expect({ status: narrow.status, body: narrow.body }).toEqual({
+        status: 403,
+        body: errorEnvelope('permission_error', 'insufficient_scope'),
+      });
+      expect((await get('/guarded_alone', testKey).expect(200)).body).toEqual({ ok: true });
+    });
+  });
+
+  describe("ApiKeysService errors in a host's own route", () => {
+    it('answer 400 parameter_invalid in the envelope, not 500', async () => {
+      const res = await request(host.app.getHttpServer())
+        .post('/dashboard/keys')
+        .send({ scopes: ['results:read', 'billing:read'] });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: errorEnvelope('invalid_request_error', 'parameter_invalid', 'scopes'),
+      });
+      expect(res.body.error.message).toContain('billing:read');
+      expect(await host.keys.list('acct_dashboard')).toEqual([]);
     });
   });
 
@@ -154,6 +337,53 @@ describe('API keys and the bearer guard', () => {
         host.keys.create({ ...fields, mode: 'test', scopes: ['results:read'], creatorScopes: [...SCOPES] }),
       ).rejects.toMatchObject({ code: 'parameter_invalid', param });
       expect(await host.keys.list('acct_d')).toEqual([]);
+    });
+
+    describe('list, retrieve and revoke refuse what cannot name an account or a key', () => {
+      let keyId: string;
+      let key: string;
+
+      beforeAll(async () => {
+        key = await host.createKey('acct_lookup', 'test');
+        keyId = (await host.keys.list('acct_lookup'))[0].id;
+      });
+
+      it.each([
+        ['a NUL character', 'acct_\u0000lookup'],
+        ['undefined', undefined],
+        ['an empty string', ''],
+      ])(
+        'answers an account id holding %s with parameter_invalid naming accountId',
+        async (_name, account) => {
+          const accountId = account as string;
+          for (const call of [
+            () => host.keys.list(accountId),
+            () => host.keys.retrieve(accountId, keyId),
+            () => host.keys.revoke(accountId, keyId),
+          ]) {
+            await expect(call()).rejects.toMatchObject({ code: 'parameter_invalid', param: 'accountId' });
+          }
+          await get('/v1/ping', key).expect(200);
+        },
+      );
+
+      it.each([
+        ['a NUL character', 'key_\u0000x'],
+        ['a NUL character after a real id', null],
+        ['undefined', undefined],
+      ])('answers a key id holding %s with resource_missing and revokes nothing', async (_name, given) => {
+        const id = (given === null ? `${keyId}\u0000` : given) as string;
+        await expect(host.keys.retrieve('acct_lookup', id)).rejects.toMatchObject({
+          code: 'resource_missing',
+          param: 'id',
+        });
+        await expect(host.keys.revoke('acct_lookup', id)).rejects.toMatchObject({
+          code: 'resource_missing',
+          param: 'id',
+        });
+        await get('/v1/ping', key).expect(200);
+        expect((await host.keys.list('acct_lookup'))[0].revoked_at).toBeNull();
+      });
     });
 
     it('revokes at once: the next request is 401', async () => {

@@ -8,6 +8,7 @@ import {
   NotFoundException,
   Param,
   ParseIntPipe,
+  UnauthorizedException,
 } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -46,6 +47,11 @@ class HostInvitationsController {
   @Get('gone')
   gone(): never {
     throw new GoneException('This invitation has expired.');
+  }
+
+  @Get('unauthorized')
+  unauthorized(): never {
+    throw new UnauthorizedException('This invitation needs a live key.');
   }
 
   @Get('crash')
@@ -111,21 +117,36 @@ describe('the error envelope (seed section 7)', () => {
   });
 
   describe('a malformed JSON body on a /v1 POST', () => {
-    it.each([
-      ['/v1/ping', 'without a key'],
-      ['/v1/ping', 'with a key'],
-      ['/v1/webhook_endpoints', 'with a key'],
-      ['/v1/nope', 'without a key'],
-    ])('POST %s %s answers 400 parameter_invalid in the envelope', async (path, keyed) => {
-      const res = await withKey(
-        request(server()).post(path).set('content-type', 'application/json').send('{bad'),
-        keyed === 'with a key' ? key : undefined,
-      );
-      expectParameterInvalid(res, 'body');
-      expectNoInternals(res.body);
-      // The parser's own message ("Unexpected token ...") is not passed through.
-      expect(res.body.error.message).not.toMatch(/Unexpected|position|token/i);
-    });
+    it.each(['/v1/ping', '/v1/webhook_endpoints', '/v1/nope'])(
+      'POST %s answers 400 parameter_invalid in the envelope to a valid key',
+      async (path) => {
+        const res = await withKey(
+          request(server()).post(path).set('content-type', 'application/json').send('{bad'),
+          key,
+        );
+        expectParameterInvalid(res, 'body');
+        expectNoInternals(res.body);
+        // The parser's own message ("Unexpected token ...") is not passed through.
+        expect(res.body.error.message).not.toMatch(/Unexpected|position|token/i);
+      },
+    );
+
+    it.each(['/v1/ping', '/v1/webhook_endpoints', '/v1/nope'])(
+      'POST %s answers 401 invalid_api_key without a valid key: the key is checked first',
+      async (path) => {
+        for (const given of [undefined, 'iv_test_nope', 'iv_test_' + 'A'.repeat(38)]) {
+          const res = await withKey(
+            request(server()).post(path).set('content-type', 'application/json').send('{bad'),
+            given,
+          );
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 401,
+            body: errorEnvelope('authentication_error', 'invalid_api_key'),
+          });
+          expect(res.headers['www-authenticate']).toBe('Bearer realm="Interview"');
+        }
+      },
+    );
 
     it('answers a body over the parser limit with 400 parameter_invalid too', async () => {
       const huge = JSON.stringify({ filler: 'x'.repeat(200 * 1024) });
@@ -152,17 +173,18 @@ describe('the error envelope (seed section 7)', () => {
     it('answers a form body with too many fields with 400 parameter_invalid', async () => {
       const res = await request(server())
         .post('/v1/ping')
+        .set('Authorization', `Bearer ${key}`)
         .set('content-type', 'application/x-www-form-urlencoded')
         .send('a=1&'.repeat(1500));
       expectParameterInvalid(res, 'body');
     });
 
     it('answers a path that is not valid percent-encoding with 400 parameter_invalid', async () => {
-      for (const given of [undefined, key]) {
-        const res = await withKey(request(server()).get('/v1/sessions/%E0%A4%A'), given);
-        expectParameterInvalid(res, 'url');
-        expectNoInternals(res.body);
-      }
+      const res = await withKey(request(server()).get('/v1/sessions/%E0%A4%A'), key);
+      expectParameterInvalid(res, 'url');
+      expectNoInternals(res.body);
+      const refused = await request(server()).get('/v1/sessions/%E0%A4%A');
+      expect(refused.status).toBe(401);
     });
   });
 
@@ -199,6 +221,15 @@ describe('the error envelope (seed section 7)', () => {
         });
       },
     );
+
+    it('answers a 401 of its own with WWW-Authenticate, as every 401 of the module', async () => {
+      const res = await call('unauthorized');
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 401,
+        body: errorEnvelope('authentication_error', 'invalid_api_key'),
+      });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="Interview"');
+    });
 
     it.each(['crash', 'http500'])(
       'answers an internal failure (%s) with 500 api_error and no detail',

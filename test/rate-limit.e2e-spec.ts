@@ -1,15 +1,31 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import request from 'supertest';
+import { ApiKeyGuard } from '../lib/index.js';
 import { apiClient, sleep } from './support/api-client.js';
+import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually } from './support/receiver.js';
 
 const ACCOUNT = 'acct_rate';
 
+/** The guard applied alone, without the module's filter: Nest's default filter answers its 429. */
+@Controller('guarded_alone')
+@UseGuards(ApiKeyGuard)
+class GuardAloneController {
+  @Get()
+  get(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
 describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () => {
   let host: TestHost;
 
   beforeAll(async () => {
-    host = await createTestHost({ module: { rateLimit: { test: 5, live: 10 } } });
+    host = await createTestHost({
+      module: { rateLimit: { test: 5, live: 10 } },
+      controllers: [GuardAloneController],
+    });
     // Requests go through unmetered until the limiter's Redis connection is up.
     const warmUp = await host.createKey(ACCOUNT, 'test');
     await eventually(async () => ((await burst(warmUp, 6)).includes(429) ? true : undefined));
@@ -74,6 +90,15 @@ describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () 
     const { responses, statuses, elapsedMs } = await timedBurst(12, () => client.get('/v1/nope'));
     expectMetered(statuses, 5, elapsedMs, 404);
     expect(responses.find((res) => res.status === 429)?.headers['retry-after']).toBe('1');
+  });
+
+  it('answers 429 with Retry-After in the envelope where the guard is applied alone', async () => {
+    const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
+    const { responses, statuses, elapsedMs } = await timedBurst(12, () => client.get('/guarded_alone'));
+    expectMetered(statuses, 5, elapsedMs);
+    const refused = responses.find((res) => res.status === 429);
+    expect(refused?.body).toEqual(errorEnvelope('rate_limit_error', 'rate_limited'));
+    expect(refused?.headers['retry-after']).toBe('1');
   });
 
   it('gives a live key the live limit, and refuses only what exceeds it', async () => {

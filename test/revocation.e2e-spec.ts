@@ -79,6 +79,38 @@ describe('revoking a key across app instances', () => {
     expect(after.map((res) => res.status)).toEqual(Array(10).fill(401));
   });
 
+  it('is seen at once by an instance whose DataSource caches every query', async () => {
+    const cached = await createTestHost({
+      db,
+      keepDatabase: true,
+      cache: { alwaysEnabled: true, duration: 60_000 },
+    });
+    try {
+      const created = await cached.keys.create({
+        accountId: 'acct_cached',
+        name: 'cached',
+        mode: 'live',
+        scopes: [],
+        creatorScopes: [],
+      });
+      const me = () =>
+        request(cached.app.getHttpServer()).get('/v1/me').set('Authorization', `Bearer ${created.key}`);
+      // Warm: the lookups, the listing and the retrieval have all run once.
+      await me().expect(200);
+      expect((await cached.keys.list('acct_cached'))[0].revoked_at).toBeNull();
+      expect((await cached.keys.retrieve('acct_cached', created.apiKey.id)).revoked_at).toBeNull();
+
+      await cached.keys.revoke('acct_cached', created.apiKey.id);
+
+      await me().expect(401);
+      await ping(cached, created.key).expect(401);
+      expect((await cached.keys.list('acct_cached'))[0].revoked_at).not.toBeNull();
+      expect((await cached.keys.retrieve('acct_cached', created.apiKey.id)).revoked_at).not.toBeNull();
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('is idempotent and answers resource_missing for an unknown key id, from either instance', async () => {
     const created = await first.keys.create({
       accountId: 'acct_twice',

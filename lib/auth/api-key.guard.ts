@@ -1,7 +1,10 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InsufficientScopeError } from '../errors/api-error.js';
-import { REQUIRED_SCOPES } from '../interview-api.constants.js';
+import type { Response } from 'express';
+import { ApiError, InsufficientScopeError } from '../errors/api-error.js';
+import { setApiErrorHeaders } from '../errors/send-api-error.js';
+import { INTERVIEW_API_OPTIONS, REQUIRED_SCOPES } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { authenticateRequest } from './authenticate-request.js';
@@ -18,11 +21,22 @@ export class ApiKeyGuard implements CanActivate {
     private readonly keys: ApiKeysService,
     private readonly reflector: Reflector,
     private readonly rateLimiter: RateLimiter,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ApiKeyRequest>();
-    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter);
+    const http = context.switchToHttp();
+    const request = http.getRequest<ApiKeyRequest>();
+    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter).catch(
+      (error: unknown) => {
+        // Applied alone, with whatever filter the host has: its 401 still names the scheme, its
+        // 429 still says when to retry.
+        if (error instanceof ApiError) {
+          setApiErrorHeaders(http.getResponse<Response>(), error, this.options.serviceName);
+        }
+        throw error;
+      },
+    );
     const required =
       this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
         context.getHandler(),

@@ -29,6 +29,33 @@ export interface CreatedApiKey {
   apiKey: ApiKeyView;
 }
 
+/**
+ * The host's tenant id, checked before any query: PostgreSQL fails on a NUL character, and an
+ * `undefined` condition is a raw TypeORM error, or, on a DataSource whose
+ * invalidWhereValuesBehavior ignores it, no condition at all (a listing of every account).
+ */
+function checkAccountId(accountId: string): void {
+  // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
+  if (typeof accountId !== 'string' || accountId.length === 0 || [...accountId].length > 255) {
+    throw new ParameterInvalidError(
+      'accountId',
+      'accountId must be a non-empty string of at most 255 characters.',
+    );
+  }
+  if (containsNul(accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
+}
+
+/**
+ * A key id that cannot name a key (not a string, or holding a NUL character, which PostgreSQL
+ * cannot look up) is an unknown key, never a query: an ignored `undefined` condition would match
+ * every key of the account.
+ */
+function checkKeyId(id: string): void {
+  if (typeof id !== 'string' || containsNul(id)) {
+    throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
+  }
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -39,22 +66,11 @@ export class ApiKeysService {
   ) {}
 
   async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
-    // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
-    if (
-      typeof input.accountId !== 'string' ||
-      input.accountId.length === 0 ||
-      [...input.accountId].length > 255
-    ) {
-      throw new ParameterInvalidError(
-        'accountId',
-        'accountId must be a non-empty string of at most 255 characters.',
-      );
-    }
+    checkAccountId(input.accountId);
     if (typeof input.name !== 'string' || input.name.trim().length === 0 || input.name.length > 255) {
       throw new ParameterInvalidError('name', 'name must be a non-empty string of at most 255 characters.');
     }
     // PostgreSQL cannot store a NUL character: refused here, never as a database error.
-    if (containsNul(input.accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
     if (containsNul(input.name)) throw new ParameterInvalidError('name', nulRefusal('name'));
     if (input.mode !== 'test' && input.mode !== 'live') {
       throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
@@ -91,33 +107,43 @@ export class ApiKeysService {
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {
-    const rows = await this.keys.find({ where: { accountId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    checkAccountId(accountId);
+    const rows = await this.keys.find({
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      cache: false,
+    });
     return rows.map(toApiKeyView);
   }
 
   async retrieve(accountId: string, id: string): Promise<ApiKeyView> {
-    const key = await this.keys.findOne({ where: { id, accountId } });
+    checkAccountId(accountId);
+    checkKeyId(id);
+    const key = await this.keys.findOne({ where: { id, accountId }, cache: false });
     if (!key) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
     return toApiKeyView(key);
   }
 
   async revoke(accountId: string, id: string): Promise<void> {
+    checkAccountId(accountId);
+    checkKeyId(id);
     const result = await this.keys.update(
       { id, accountId, revokedAt: IsNull() },
       { revokedAt: this.clock.now() },
     );
     if (result.affected) return;
-    const exists = await this.keys.exists({ where: { id, accountId } });
+    const exists = await this.keys.exists({ where: { id, accountId }, cache: false });
     if (!exists) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
   }
 
   /**
-   * The key behind a bearer token, or null. There is no cache: one lookup on the unique hash
-   * index per request, so a revocation is seen by every instance on its very next request.
+   * The key behind a bearer token, or null. There is no cache, the host DataSource's query cache
+   * included (every read of a key says `cache: false`): one lookup on the unique hash index per
+   * request, so a revocation is seen by every instance on its very next request.
    */
   async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;
-    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) } });
+    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) }, cache: false });
     if (!record || record.revokedAt) return null;
     this.lastUsed.touch(record);
     return {

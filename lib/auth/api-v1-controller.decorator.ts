@@ -5,6 +5,7 @@ import {
   UseGuards,
   UseInterceptors,
   UsePipes,
+  VERSION_NEUTRAL,
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
 import { BodyDepthInterceptor } from '../request/body-depth.interceptor.js';
@@ -19,8 +20,12 @@ import { ApiKeyGuard } from './api-key.guard.js';
  * `@ApiV1Controller('invitations')` is all a host controller needs.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
+  // Nest's usual '/invitations' must not become /v1//invitations.
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
   return applyDecorators(
-    Controller(path ? `v1/${path}` : 'v1'),
+    // The version is the path's own /v1: version-neutral, so that a host's URI versioning
+    // (app.enableVersioning) does not mount the routes again under /v1/v1.
+    Controller({ path: trimmed ? `v1/${trimmed}` : 'v1', version: VERSION_NEUTRAL }),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
     UseInterceptors(BodyDepthInterceptor, UnknownParametersInterceptor, IdempotencyInterceptor),

@@ -3,7 +3,8 @@ import type { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import type { RateLimiter } from './rate-limiter.js';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+/** The scheme is case-insensitive (RFC 7235 §2.1), and followed by one or more spaces. */
+const BEARER = /^Bearer +(\S+)$/i;
 
 /**
  * The key a /v1 request is made with (`Authorization: Bearer <key>`), once it is valid and within

@@ -1,3 +1,5 @@
+import { HttpException } from '@nestjs/common';
+
 export type ApiErrorType =
   'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error';
 
@@ -16,17 +18,25 @@ export interface ErrorEnvelope {
   error: { type: ApiErrorType; code: ApiErrorCode; message: string; param?: string };
 }
 
-/** The one error hierarchy of the module: services throw these, the filter renders them. */
-export class ApiError extends Error {
+/**
+ * The one error hierarchy of the module: services throw these, the filter renders them. Each is a
+ * Nest HttpException whose response is the envelope, so that Nest's default filter and a host's
+ * own filters answer it with its status and body too (a host route calling ApiKeysService, the
+ * guard applied without the module's filter).
+ */
+export class ApiError extends HttpException {
   constructor(
-    readonly status: number,
+    status: number,
     readonly type: ApiErrorType,
     readonly code: ApiErrorCode,
     message: string,
     readonly param?: string,
   ) {
-    super(message);
-    this.name = new.target.name;
+    super(message, status);
+  }
+
+  override getResponse(): ErrorEnvelope {
+    return this.toEnvelope();
   }
 
   toEnvelope(): ErrorEnvelope {

@@ -1,4 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiError,
@@ -7,6 +14,8 @@ import {
   InvalidApiKeyError,
   ResourceMissingError,
 } from './api-error.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
 import { sendApiError } from './send-api-error.js';
 
 /**
@@ -58,11 +67,13 @@ function fromHttpException(exception: HttpException): ApiError | null {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('InterviewApi');
 
+  constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const error = this.toApiError(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
-    sendApiError(response, error);
+    sendApiError(response, error, this.options.serviceName);
   }
 
   private toApiError(exception: unknown): ApiError {

@@ -1,8 +1,19 @@
 import type { Response } from 'express';
 import { type ApiError, RateLimitedError } from './api-error.js';
 
-/** Answers with the error in the envelope, and with `Retry-After` when a rate limit refused it. */
-export function sendApiError(response: Response, error: ApiError): void {
+/**
+ * The headers an error calls for besides its body: a 401 names the scheme and realm to
+ * authenticate with (RFC 7235 §3.1, RFC 6750 §3), and a rate limit says when to retry. Set apart
+ * from the body so that the guard can set them before it throws, for the filters (Nest's default,
+ * a host's) that know nothing of them.
+ */
+export function setApiErrorHeaders(response: Response, error: ApiError, realm: string): void {
+  if (error.getStatus() === 401) response.setHeader('WWW-Authenticate', `Bearer realm="${realm}"`);
   if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-  response.status(error.status).json(error.toEnvelope());
+}
+
+/** Answers with the error in the envelope, and with the headers it calls for. */
+export function sendApiError(response: Response, error: ApiError, realm: string): void {
+  setApiErrorHeaders(response, error, realm);
+  response.status(error.getStatus()).json(error.toEnvelope());
 }

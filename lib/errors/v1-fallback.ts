@@ -1,10 +1,12 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApplicationConfig } from '@nestjs/core/application-config.js';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service.js';
 import { authenticateRequest } from '../auth/authenticate-request.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
+import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
 import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
 import { sendApiError } from './send-api-error.js';
 
@@ -25,9 +27,9 @@ const BODY_ERRORS: Readonly<Record<string, string>> = {
 
 /**
  * Answers in the module's envelope for /v1 requests that never reach a controller: an unknown
- * route (404 resource_missing, once the key is checked as on every /v1 route: 401 without a valid
- * one, 429 over its rate) and a request the body parser or the router refused (400
- * parameter_invalid). Registered on init, after every controller route (the host's /v1 routes
+ * route (404 resource_missing) and a request the body parser or the router refused (400
+ * parameter_invalid), both once the key is checked as on every /v1 route (401 without a valid
+ * one, 429 over its rate). Registered on init, after every controller route (the host's /v1 routes
  * included) and before Nest's own not-found handler, so it only sees what nobody else handles.
  */
 @Injectable()
@@ -39,6 +41,7 @@ export class V1Fallback implements OnModuleInit {
     private readonly config: ApplicationConfig,
     private readonly keys: ApiKeysService,
     private readonly rateLimiter: RateLimiter,
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {}
 
   onModuleInit(): void {
@@ -49,21 +52,29 @@ export class V1Fallback implements OnModuleInit {
     // before init: so does their fallback.
     const prefix = this.config.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
     const v1 = prefix ? `/${prefix}/v1` : '/v1';
-    app.use(v1, (req: Request, res: Response, next: NextFunction) => {
-      authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter).then(
-        () =>
-          sendApiError(
-            res,
-            new ResourceMissingError(`Unrecognized request URL (${req.method} ${req.originalUrl}).`),
-          ),
-        (error: unknown) => (error instanceof ApiError ? sendApiError(res, error) : next(error)),
+    app.use(v1, (req: Request, res: Response) => {
+      this.answerOnceAuthenticated(
+        req,
+        res,
+        () => new ResourceMissingError(`Unrecognized request URL (${req.method} ${req.originalUrl}).`),
       );
     });
-    app.use(v1, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    app.use(v1, (err: unknown, req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
       if (res.headersSent) return next(err);
-      sendApiError(res, this.toApiError(err));
+      this.answerOnceAuthenticated(req, res, () => this.toApiError(err));
     });
+  }
+
+  /**
+   * Answers `failure` to a request with a valid key within its rate, and the 401 or 429 to any
+   * other: the key comes first on every /v1 request (DECISIONS.md, API keys), so one without a
+   * valid key learns nothing of the routes or of what becomes of its body.
+   */
+  private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {
+    authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter)
+      .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error)))
+      .then((error) => sendApiError(res, error, this.options.serviceName));
   }
 
   /**
@@ -79,6 +90,11 @@ export class V1Fallback implements OnModuleInit {
       if (err instanceof URIError) return new ParameterInvalidError('url', 'The request URL is malformed.');
       return new ParameterInvalidError('body', 'The request body could not be read.');
     }
+    return this.unexpected(err);
+  }
+
+  /** Logged for the operator; the client is told nothing internal. */
+  private unexpected(err: unknown): ApiError {
     this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return new InternalApiError();
   }

@@ -6,9 +6,11 @@ import {
   NotFoundException,
   Param,
   type Type,
+  type VersioningOptions,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import {
   ApiKeysService,
   InterviewApiModule,
@@ -70,6 +72,10 @@ export interface TestHostOptions {
   clock?: Clock;
   /** The host's `app.setGlobalPrefix`, set before init as a host sets it. */
   globalPrefix?: string;
+  /** The host DataSource's query cache (TypeORM's `cache` option). */
+  cache?: DataSourceOptions['cache'];
+  /** The host's `app.enableVersioning`, set before init as a host sets it. */
+  versioning?: VersioningOptions;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -78,7 +84,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
 
   @Module({
     imports: [
-      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true }),
+      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true, cache: options.cache }),
       TypeOrmModule.forFeature([SessionEntity, ...(options.entities ?? [])]),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',
@@ -117,6 +123,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const moduleRef = await testingModule.compile();
   const app = moduleRef.createNestApplication({ logger: false });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
+  if (options.versioning) app.enableVersioning(options.versioning);
   await app.init();
   const keys = app.get(ApiKeysService);
   return {
