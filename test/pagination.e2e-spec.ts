@@ -245,6 +245,25 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
       expect(listed).not.toContain(rowsA.find((row) => row.createdAt.getTime() === to.getTime())!.id);
     });
 
+    it('takes a bound between two milliseconds as the next one, not the one before', async () => {
+      // Half a millisecond after the tied batch: all of it is before the bound, none at or after.
+      const between = `${TIE.toISOString().slice(0, -1)}5Z`;
+      const gte = await list(keyA, [
+        ['created_gte', between],
+        ['limit', '100'],
+      ]).expect(200);
+      const lt = await list(keyA, [
+        ['created_lt', between],
+        ['limit', '100'],
+      ]).expect(200);
+      expect(gte.body.data.map((item: { id: string }) => item.id)).toEqual(
+        ids(rowsA.filter((row) => row.createdAt > TIE)),
+      );
+      expect(lt.body.data.map((item: { id: string }) => item.id)).toEqual(
+        ids(rowsA.filter((row) => row.createdAt <= TIE)),
+      );
+    });
+
     it('includes or excludes the whole batch sharing one instant', async () => {
       const gte = await list(keyA, [
         ['created_gte', TIE.toISOString()],

@@ -22,6 +22,15 @@ function single(query: Record<string, unknown>, name: string): string | undefine
   return value;
 }
 
+/** Digits past the millisecond that are not all zero, which a Date drops. */
+const BETWEEN_MILLISECONDS = /\.\d{3}\d*[1-9]/;
+
+/**
+ * A bound as the lists compare it. A Date holds whole milliseconds, and a bound between two of
+ * them (`…00.0005Z`) is taken as the next one: for a time of whole milliseconds, as the module
+ * stores them, being at or after (or before) the bound is then exactly being at or after (or
+ * before) that millisecond, where dropping the digits would move the bound back.
+ */
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
   const value = single(query, name);
   if (value === undefined) return undefined;
@@ -32,7 +41,7 @@ function timestamp(query: Record<string, unknown>, name: string): Date | undefin
       `${name} must be an ISO 8601 timestamp, e.g. 2026-11-21T09:30:00.000Z.`,
     );
   }
-  return date;
+  return BETWEEN_MILLISECONDS.test(value) ? new Date(date.getTime() + 1) : date;
 }
 
 /**
