@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 
 import { attemptErrorCode, type AttemptErrorCode } from './attempt-error.js';
 import { CappedBody } from './capped-body.js';
+import { ReplyOverBudgetError } from './reply-byte-budget.js';
 import { readRetryAfter } from './retry-after.js';
 
 /** What one attempt came to, before its duration is added. */
@@ -70,7 +71,10 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.finish(this.failedOutcome(attemptErrorCode(error)));
+    // A reply cut off for the bytes it took after its status line is taken as one over the read
+    // cap is: the status is the answer. Before a status, it is a connection that failed.
+    if (error instanceof ReplyOverBudgetError && this.status !== null) this.finish(this.httpOutcome());
+    else this.finish(this.failedOutcome(attemptErrorCode(error)));
   }
 
   private expire(): void {

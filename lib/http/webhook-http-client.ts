@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 
 import { ipLiteralOf, isPublicAddress } from './address-policy.js';
 import { AttemptHandler, type AttemptOutcome } from './attempt-handler.js';
 import { createBudgetedResolver } from './budgeted-resolver.js';
 import { createGuardedLookup } from './guarded-lookup.js';
+import { withReplyByteBudget } from './reply-byte-budget.js';
 
 export interface WebhookRequest {
   url: string;
@@ -66,14 +67,21 @@ export class WebhookHttpClient {
     // a reply dripping one byte at a time keeps resetting them, so the deadline is the bound.
     // It has no redirect interceptor: a 3xx comes back as the outcome, so a receiver cannot
     // bounce the delivery to an internal address.
+    // Every reply is also held to a byte budget on the socket: the body cap counts body bytes only.
     this.agent = new Agent({
       connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-      connect: options.allowPrivateDestinations
-        ? { timeout: options.timeoutMs }
-        : {
-            timeout: options.timeoutMs,
-            lookup: createGuardedLookup(createBudgetedResolver({ budgetMs: dnsBudgetMs(options.timeoutMs) })),
-          },
+      connect: withReplyByteBudget(
+        buildConnector(
+          options.allowPrivateDestinations
+            ? { timeout: options.timeoutMs }
+            : {
+                timeout: options.timeoutMs,
+                lookup: createGuardedLookup(
+                  createBudgetedResolver({ budgetMs: dnsBudgetMs(options.timeoutMs) }),
+                ),
+              },
+        ),
+      ),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });

@@ -57,6 +57,17 @@ describe('webhook secrets', () => {
     );
     expect(() => decodeWebhookSecret('whsec_')).toThrow('empty key');
   });
+
+  // Node's decoder would skip what it cannot read and stop at the first '=': a key of a byte or two.
+  it.each([
+    ['a stray = early on', 'whsec_Mf=KQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    ['a character outside base64', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa!w'],
+    ['base64url', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa-w'],
+    ['whitespace', 'whsec_MfKQ9r8GKYqrTwjU PD8ILPZIo2LaLaSw'],
+  ])('refuses a secret with %s, as the reference library does', (_what, secret) => {
+    expect(() => decodeWebhookSecret(secret)).toThrow('not base64');
+    expect(() => new Webhook(secret)).toThrow();
+  });
 });
 
 describe('signWebhook', () => {
@@ -166,6 +177,17 @@ describe('verifyWebhook', () => {
     expect(failureOf(() => verifyWebhook(VECTOR.body, vectorHeaders(), VECTOR.secret, narrow))).toBe(
       'timestamp_out_of_tolerance',
     );
+    const unbounded = { toleranceSeconds: Number.POSITIVE_INFINITY, now: atVectorTime.now };
+    expect(
+      failureOf(() =>
+        verifyWebhook(
+          VECTOR.body,
+          vectorHeaders({ 'webhook-timestamp': '9'.repeat(20) }),
+          VECTOR.secret,
+          unbounded,
+        ),
+      ),
+    ).toBe('timestamp_out_of_tolerance');
     for (const timestamp of ['1614265330.0', '-1614265330', 'abc', ' 1614265330']) {
       const malformed = vectorHeaders({ 'webhook-timestamp': timestamp });
       expect(failureOf(() => verifyWebhook(VECTOR.body, malformed, VECTOR.secret, atVectorTime))).toBe(

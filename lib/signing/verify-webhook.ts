@@ -46,7 +46,9 @@ export function verifyWebhook(
   // A malformed value becomes NaN, which fails the comparison and is refused the same way.
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-  const sentAt = /^\d+$/.test(timestamp) ? Number(timestamp) : Number.NaN;
+  // Digits beyond a safe integer are no time a sender signs, whatever the tolerance.
+  const sentAt =
+    /^\d+$/.test(timestamp) && Number.isSafeInteger(Number(timestamp)) ? Number(timestamp) : Number.NaN;
   if (!(Math.abs(nowSeconds - sentAt) <= toleranceSeconds)) {
     throw new WebhookVerificationError(
       'timestamp_out_of_tolerance',

@@ -10,12 +10,19 @@ export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
-/** The raw HMAC key behind a `whsec_` secret. The prefix is optional, as in the reference libraries. */
+/** Standard base64, its padding at the end if anywhere: what the reference libraries decode. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * The raw HMAC key behind a `whsec_` secret. The prefix is optional, as in the reference libraries.
+ * A secret that is not strict base64 is refused as they refuse it: Node's decoder skips characters
+ * it cannot read and stops at the first `=`, so a mistyped secret would become a key of a byte or
+ * two, whose signatures anyone can forge.
+ */
 export function decodeWebhookSecret(secret: string): Buffer {
-  const key = Buffer.from(
-    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
-    'base64',
-  );
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  if (!BASE64.test(encoded)) throw new Error('webhook secret is not base64 after its whsec_ prefix');
+  const key = Buffer.from(encoded, 'base64');
   // An empty HMAC key is public knowledge: anyone could then forge valid signatures.
   if (key.length === 0) throw new Error('webhook secret decodes to an empty key');
   return key;
