@@ -68,7 +68,12 @@ describe('delivery statements on PostgreSQL: plans', () => {
 
   it('the claim reads a batch of ids through the primary key', async () => {
     const now = new Date();
-    const scans = await scansOfDeliveries(CLAIM_ON_POSTGRES, [new Date(now.getTime() + 60_000), now, ids]);
+    const scans = await scansOfDeliveries(CLAIM_ON_POSTGRES, [
+      new Date(now.getTime() + 60_000),
+      now,
+      ids,
+      now,
+    ]);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans).not.toContain('Seq Scan');
   });

@@ -130,6 +130,28 @@ describe('a host without a worker (worker: false)', () => {
   });
 });
 
+describe('a publishing host whose clock runs ahead of the worker', () => {
+  it("has its deliveries sent at once, not left to the sweeper as not yet due by the worker's clock", async () => {
+    const db = await TestDatabase.create();
+    // No sweep during the test: only the jobs the publishes enqueued can send anything.
+    const webhooks = { ...TEST_WEBHOOKS, sweepIntervalMs: 600_000 };
+    const api = await boot({
+      db,
+      keepDatabase: true,
+      clock: new ClockAhead(500),
+      module: { worker: false, webhooks },
+    });
+    await boot({ db, module: { webhooks } });
+    const receiver = await receivers.start();
+    const client = await clientOf(api);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const events = await publishResults(api, ACCOUNT, 10);
+
+    await allDeliveries(client, endpoint.id, 10, succeeded, 5_000);
+    expectEachEventOnce(receiver, events);
+  });
+});
+
 describe('the sweeper: the database, not Redis, keeps every delivery', () => {
   it('sends every pending delivery after the queue’s keys were deleted from Redis', async () => {
     const db = await TestDatabase.create();

@@ -25,3 +25,12 @@ export const CLAIM_LEASE_MS = 60_000;
 
 /** A third of the lease: a renewal can fail once (the database away for a moment) and none lapses. */
 export const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
+
+/**
+ * How early a claim takes a delivery before it is due. A delivery's due time is stamped by the
+ * process that published or recorded it, and compared with the claiming worker's clock: a
+ * publisher whose clock runs a few milliseconds ahead would otherwise make every job find its new
+ * deliveries not yet due, leaving them to the sweeper (30 s). A retry claimed this much early
+ * changes nothing a receiver can tell.
+ */
+export const DUE_SKEW_ALLOWANCE_MS = 1_000;

@@ -18,6 +18,7 @@ import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { recordStatements } from './outcome-statements.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 import { renewalStatement } from './renewal-statement.js';
+import { DUE_SKEW_ALLOWANCE_MS } from './claim-lease.js';
 import { inTransaction } from '../database/in-transaction.js';
 
 /** An endpoint the engine disabled, and why (its `disabled_reason`). */
@@ -30,7 +31,7 @@ export interface DisabledEndpoint {
 const IDS_PER_LOOKUP = 500;
 
 /**
- * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids). Each id is looked up on its
+ * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids, $4 the latest due time taken). Each id is looked up on its
  * own, in a lateral subquery the planner cannot fold into a join, and the state test is wrapped in
  * `IS TRUE` so that no index can serve it: only the primary key drives the claim. Written as one
  * join, a planner whose statistics predate a burst (a new table, a quiet one, no autovacuum) scans
@@ -42,7 +43,7 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
         CROSS JOIN LATERAL (
           SELECT id, event_id, endpoint_id FROM ${DELIVERIES}
           WHERE id = wanted.id
-            AND (status = 'pending' AND next_attempt_at <= $2
+            AND (status = 'pending' AND next_attempt_at <= $4
                  AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
           LIMIT 1 FOR UPDATE SKIP LOCKED) d
         LEFT JOIN interview_events ev ON ev.id = d.event_id
@@ -137,19 +138,22 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes the deliveries of a job that are still due and not held by another worker, stamped `now`.
-   * A duplicate or stale job finds nothing to claim; a claim of a dead worker expires at
-   * `lockedUntil`, unless renewed.
+   * Takes the deliveries of a job that are still due (by `now`, give or take another process's
+   * clock: DUE_SKEW_ALLOWANCE_MS) and not held by another worker, stamped `now`. A duplicate or
+   * stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`, unless
+   * renewed.
    */
   async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
+    const dueBy = new Date(now.getTime() + DUE_SKEW_ALLOWANCE_MS);
     const rows = this.sql.postgres
       ? await queryPrepared<ClaimRow>(this.dataSource.manager, CLAIM_ON_POSTGRES, [
           lockedUntil,
           now,
           new BinaryArray('text', ids),
+          dueBy,
         ])
-      : await this.claimOnSqlite(ids, now, lockedUntil);
+      : await this.claimOnSqlite(ids, now, lockedUntil, dueBy);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
@@ -166,13 +170,18 @@ export class DeliveryStore {
   }
 
   /** SQLite's RETURNING sees only the updated table: the claim, then one look-up of the rest. */
-  private async claimOnSqlite(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimRow[]> {
+  private async claimOnSqlite(
+    ids: readonly string[],
+    now: Date,
+    lockedUntil: Date,
+    dueBy: Date,
+  ): Promise<ClaimRow[]> {
     const s = this.sql;
     const claimed = await returnedRows<{ id: string }>(
       this.dataSource,
       `UPDATE ${DELIVERIES} SET locked_until = ?, claimed_at = ? WHERE id IN (${s.list(1, ids.length)}) AND status = 'pending'
          AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?) RETURNING id`,
-      [s.time(lockedUntil), s.time(now), ...ids, s.time(now), s.time(now)],
+      [s.time(lockedUntil), s.time(now), ...ids, s.time(dueBy), s.time(now)],
     );
     if (claimed.length === 0) return [];
     return this.dataSource.query(
