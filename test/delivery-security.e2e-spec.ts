@@ -183,6 +183,20 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
   });
 
+  it('keeps the waiting delivery dropped when the endpoint is disabled and enabled again meanwhile', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const path = `/v1/webhook_endpoints/${endpoint.id}`;
+    expect((await client.patch(path, { disabled: true })).status).toBe(200);
+    expect((await client.patch(path, { disabled: false })).status).toBe(200);
+    release();
+
+    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
+    expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+  });
+
   it('sends nothing more once the endpoint is deleted meanwhile: the waiting delivery fails unsent', async () => {
     const { receiver, endpoint, waiting, release } = await secondWaiting();
     const deleted = await client.delete(`/v1/webhook_endpoints/${endpoint.id}`);

@@ -5,6 +5,8 @@ export interface DeliveryTarget {
   url: string;
   secret: string;
   status: string;
+  /** How many times the endpoint's pending retries had been dropped when this was read. */
+  retryDrops: number;
 }
 
 /** A delivery this worker now holds (its claim is renewed while it does), with what it needs to be sent. */

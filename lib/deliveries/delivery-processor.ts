@@ -193,6 +193,9 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   ): Promise<SentAttempt | DeliveryErrorCode> {
     const endpoint = await this.endpoints.current(delivery);
     if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);
+    // Disabled (or its retries otherwise dropped) and enabled again while this one waited: it was
+    // dropped then, and stays dropped.
+    if (endpoint.retryDrops !== delivery.target?.retryDrops) return 'endpoint_disabled';
     const response = await this.http.send({
       url: endpoint.url,
       headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),

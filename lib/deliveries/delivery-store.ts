@@ -38,7 +38,7 @@ const IDS_PER_LOOKUP = 500;
  * the whole table for each batch of ids, or every pending delivery through the due index.
  */
 export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, claimed_at = $2
-  FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status
+  FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status, w.retry_drops
         FROM unnest($3::text[]) AS wanted(id)
         CROSS JOIN LATERAL (
           SELECT id, event_id, endpoint_id FROM ${DELIVERIES}
@@ -50,7 +50,7 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
-    due.payload, due.url, due.secret, due.endpoint_status`;
+    due.payload, due.url, due.secret, due.endpoint_status, due.retry_drops`;
 
 /**
  * An overdue delivery as the sweeper finds it, with its place in the schedule (`due` as the
@@ -100,6 +100,7 @@ interface ClaimRow {
   url: string | null;
   secret: string | null;
   endpoint_status: string | null;
+  retry_drops: number | null;
 }
 
 /**
@@ -163,7 +164,12 @@ export class DeliveryStore {
       claimedAt: now,
       target:
         row.url !== null && row.secret !== null && row.endpoint_status !== null
-          ? { url: row.url, secret: row.secret, status: row.endpoint_status }
+          ? {
+              url: row.url,
+              secret: row.secret,
+              status: row.endpoint_status,
+              retryDrops: Number(row.retry_drops),
+            }
           : null,
       payload: row.payload,
     }));
@@ -185,7 +191,7 @@ export class DeliveryStore {
     );
     if (claimed.length === 0) return [];
     return this.dataSource.query(
-      `SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload, w.url, w.secret, w.status AS endpoint_status
+      `SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload, w.url, w.secret, w.status AS endpoint_status, w.retry_drops
        FROM ${DELIVERIES} d
        LEFT JOIN interview_events ev ON ev.id = d.event_id
        LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
@@ -199,11 +205,14 @@ export class DeliveryStore {
     const targets = new Map<string, DeliveryTarget>();
     for (let i = 0; i < endpointIds.length; i += IDS_PER_LOOKUP) {
       const ids = endpointIds.slice(i, i + IDS_PER_LOOKUP);
-      const rows: (DeliveryTarget & { id: string })[] = await this.dataSource.query(
-        `SELECT id, url, secret, status FROM ${ENDPOINTS} WHERE id IN (${this.sql.list(1, ids.length)})`,
-        ids,
-      );
-      for (const { id, url, secret, status } of rows) targets.set(id, { url, secret, status });
+      const rows: { id: string; url: string; secret: string; status: string; retry_drops: number }[] =
+        await this.dataSource.query(
+          `SELECT id, url, secret, status, retry_drops FROM ${ENDPOINTS} WHERE id IN (${this.sql.list(1, ids.length)})`,
+          ids,
+        );
+      for (const { id, url, secret, status, retry_drops: retryDrops } of rows) {
+        targets.set(id, { url, secret, status, retryDrops: Number(retryDrops) });
+      }
     }
     return targets;
   }

@@ -3,6 +3,7 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import type { Statement } from '../database/statement.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
+import { ENDPOINTS_TABLE as ENDPOINTS } from '../webhook-endpoints/webhook-endpoint.entity.js';
 
 export type DropReason = 'endpoint_disabled' | 'endpoint_deleted';
 
@@ -23,16 +24,21 @@ export function dropStatements(
   const failed = `UPDATE ${DELIVERIES} SET status = 'failed', error = ${p(1)}, next_attempt_at = NULL, updated_at = ${p(2)}
      WHERE endpoint_id = ${p(3)} AND status = 'pending'`;
   const params = [reason, sql.time(now), endpointId];
+  // A worker holding one of these deliveries for its send tells by the count that it was dropped,
+  // even once the endpoint is enabled again.
+  const counted = `UPDATE ${ENDPOINTS} SET retry_drops = retry_drops + 1 WHERE id = ${p(3)}`;
   if (sql.postgres) {
     return [
       {
-        sql: `WITH dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING})) RETURNING id)
+        sql: `WITH counted AS (${counted}),
+          dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING})) RETURNING id)
           DELETE FROM ${PENDING} WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`,
         params,
       },
     ];
   }
   return [
+    { sql: counted, params: [endpointId] },
     { sql: `${failed} AND id IN (SELECT delivery_id FROM ${PENDING})`, params },
     {
       sql: `DELETE FROM ${PENDING} WHERE delivery_id IN

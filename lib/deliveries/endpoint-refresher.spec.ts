@@ -2,8 +2,18 @@ import type { ClaimedDelivery, DeliveryTarget } from './claimed-delivery.js';
 import { EndpointRefresher } from './endpoint-refresher.js';
 
 const MAX_AGE_MS = 1000;
-const AT_CLAIM: DeliveryTarget = { url: 'https://a.example/hook', secret: 'whsec_old', status: 'enabled' };
-const NOW: DeliveryTarget = { url: 'https://b.example/hook', secret: 'whsec_new', status: 'enabled' };
+const AT_CLAIM: DeliveryTarget = {
+  url: 'https://a.example/hook',
+  secret: 'whsec_old',
+  status: 'enabled',
+  retryDrops: 0,
+};
+const NOW: DeliveryTarget = {
+  url: 'https://b.example/hook',
+  secret: 'whsec_new',
+  status: 'enabled',
+  retryDrops: 0,
+};
 
 const claimedAt = (endpointId: string, at: number): ClaimedDelivery => ({
   id: `dlv_${endpointId}_${at}`,

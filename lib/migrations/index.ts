@@ -15,6 +15,8 @@ import { InterviewApiEventRetentionByKeyPostgres1764400000000 } from './postgres
 import { InterviewApiEventRetentionByKeySqlite1764400000000 } from './sqlite/1764400000000-InterviewApiEventRetentionByKey.js';
 import { InterviewApiEventTypeIndexPostgres1764500000000 } from './postgres/1764500000000-InterviewApiEventTypeIndex.js';
 import { InterviewApiEventTypeIndexSqlite1764500000000 } from './sqlite/1764500000000-InterviewApiEventTypeIndex.js';
+import { InterviewApiRetryDropsPostgres1764600000000 } from './postgres/1764600000000-InterviewApiRetryDrops.js';
+import { InterviewApiRetryDropsSqlite1764600000000 } from './sqlite/1764600000000-InterviewApiRetryDrops.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -29,6 +31,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiPendingDeliveriesPostgres1764300000000,
   InterviewApiEventRetentionByKeyPostgres1764400000000,
   InterviewApiEventTypeIndexPostgres1764500000000,
+  InterviewApiRetryDropsPostgres1764600000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -41,6 +44,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiPendingDeliveriesSqlite1764300000000,
   InterviewApiEventRetentionByKeySqlite1764400000000,
   InterviewApiEventTypeIndexSqlite1764500000000,
+  InterviewApiRetryDropsSqlite1764600000000,
 ]);
 
 /** The database types the module ships migrations for. */

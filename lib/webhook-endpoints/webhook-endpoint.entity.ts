@@ -46,6 +46,13 @@ export class WebhookEndpointEntity {
   @Column({ name: 'last_failed_at', type: Date, nullable: true })
   lastFailedAt!: Date | null;
 
+  /**
+   * How many times its pending retries were dropped (a disable, a delete): a delivery claimed
+   * before the count moved was dropped, even if the endpoint was enabled again before its send.
+   */
+  @Column({ name: 'retry_drops', type: 'integer', default: 0 })
+  retryDrops!: number;
+
   @Column({ name: 'created_at' })
   createdAt!: Date;
 
