@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity, WebhookEndpointEntity } from '../lib/index.js';
+import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
+import { ENDPOINT_READ_MAX_AGE_MS } from '../lib/deliveries/endpoint-refresher.js';
 import { generateId } from '../lib/identifiers/generate-id.js';
 import { generateWebhookSecret } from '../lib/signing/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
@@ -195,6 +198,28 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     expect(receiver.requests).toHaveLength(1);
     const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
     expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+  });
+
+  it('gives the waiting delivery back, not held to its lease, when its endpoint cannot be read in time', async () => {
+    const { receiver, waiting, release } = await secondWaiting();
+    const store = host.app.get(DeliveryStore);
+    const targets = store.targets.bind(store);
+    // A database answering each read of the endpoint too late to serve the send.
+    const slow = jest.spyOn(store, 'targets').mockImplementation(async (ids) => {
+      await sleep(ENDPOINT_READ_MAX_AGE_MS + 50);
+      return targets(ids);
+    });
+    try {
+      // Past the claim's own read: the send reads its endpoint again.
+      await sleep(ENDPOINT_READ_MAX_AGE_MS + 50);
+      release();
+      await eventually(async () => slow.mock.calls.length >= 3);
+    } finally {
+      slow.mockRestore();
+    }
+    // Claimed again and sent well within the 60 s lease it would otherwise have waited out.
+    const [, second] = await receiver.waitFor(2, 10_000);
+    expect(second.headers['webhook-id']).toBe(waiting);
   });
 
   it('sends nothing more once the endpoint is deleted meanwhile: the waiting delivery fails unsent', async () => {

@@ -12,7 +12,7 @@ import { type FailingStreakRule, failingStreakRule } from './failing-streak.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { DeliveryErrorCode } from './delivery.entity.js';
 import { DeliveryStore } from './delivery-store.js';
-import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher } from './endpoint-refresher.js';
+import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher, StaleEndpointReadError } from './endpoint-refresher.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -29,6 +29,8 @@ interface SentAttempt {
   response: WebhookResponse;
   url: string;
 }
+/** A delivery sendNow gives back unsent: what its endpoint is now could not be read in time. */
+const GIVEN_BACK = Symbol('given back');
 /** A receiver that answers 410 Gone is not retried and its endpoint is disabled (Standard Webhooks). */
 const GONE = 410;
 /** Why nothing may be sent to an endpoint that is not enabled (or an event that is purged). */
@@ -159,7 +161,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     const turn = await this.sends.run(delivery.endpointId, delivery.tenant, () =>
       this.sendNow(delivery, payload),
     );
-    if (!turn.ran) return this.deferred(delivery);
+    if (!turn.ran || turn.value === GIVEN_BACK) return this.deferred(delivery);
     if (typeof turn.value === 'string') return this.unsent(delivery, turn.value);
     const { response, url } = turn.value;
     const gone = response.status === GONE;
@@ -190,8 +192,16 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   private async sendNow(
     delivery: ClaimedDelivery,
     payload: string,
-  ): Promise<SentAttempt | DeliveryErrorCode> {
-    const endpoint = await this.endpoints.current(delivery);
+  ): Promise<SentAttempt | DeliveryErrorCode | typeof GIVEN_BACK> {
+    let endpoint: DeliveryTarget | null;
+    try {
+      endpoint = await this.endpoints.current(delivery);
+    } catch (error) {
+      // A database too slow to say what is current: given back for later rather than held, unsent
+      // and no longer renewed, until its lease runs out.
+      if (error instanceof StaleEndpointReadError) return GIVEN_BACK;
+      throw error;
+    }
     if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);
     // Disabled (or its retries otherwise dropped) and enabled again while this one waited: it was
     // dropped then, and stays dropped.

@@ -25,6 +25,14 @@ export const ENDPOINT_READ_MAX_AGE_MS = 200;
 /** Reads in a row that arrive too old to serve: the database is too slow to tell what is current. */
 const MAX_STALE_READS = 3;
 
+/** The endpoint's reads kept arriving too old to serve: what it is now cannot be told. */
+export class StaleEndpointReadError extends Error {
+  constructor(endpointId: string, maxAgeMs: number) {
+    super(`Reads of endpoint ${endpointId} took longer than ${maxAgeMs} ms`);
+    this.name = 'StaleEndpointReadError';
+  }
+}
+
 /**
  * What a delivery is sent to when its turn comes. Its claim read the endpoint, but a delivery may
  * wait for a send slot for many seconds (its endpoint's fair share of them), and meanwhile the
@@ -44,8 +52,9 @@ export class EndpointRefresher {
   ) {}
 
   /**
-   * The delivery's endpoint as read at most `maxAgeMs` ago; null once deleted. Rejects when the
-   * reads keep arriving older than that (an attempt must not start on what may be stale).
+   * The delivery's endpoint as read at most `maxAgeMs` ago; null once deleted. Rejects with a
+   * StaleEndpointReadError when the reads keep arriving older than that (an attempt must not start
+   * on what may be stale).
    */
   async current(delivery: ClaimedDelivery): Promise<DeliveryTarget | null> {
     if (this.now() - delivery.claimedAt.getTime() < this.maxAgeMs) return delivery.target;
@@ -54,7 +63,7 @@ export class EndpointRefresher {
       if (read !== undefined && this.now() - read.readAt < this.maxAgeMs) return read.target;
       await this.readSoon(delivery.endpointId);
     }
-    throw new Error(`Reads of endpoint ${delivery.endpointId} took longer than ${this.maxAgeMs} ms`);
+    throw new StaleEndpointReadError(delivery.endpointId, this.maxAgeMs);
   }
 
   /** Adds the endpoint to the read of this tick, and waits for that read. */
