@@ -2,10 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
+import type { Redis } from 'ioredis';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
+import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
@@ -505,6 +507,42 @@ describe('Redis going away and coming back', () => {
 
     await proxy.start();
     const deliveries = await allDeliveries(client, endpoint.id, 13, succeeded);
+    expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
+    expectEachEventOnce(receiver, [...before, ...during]);
+  });
+
+  it('keeps publishing while its Redis stalls, without piling up enqueues, and sends everything once it answers', async () => {
+    proxy = await RedisProxy.start();
+    const host = await boot({
+      module: {
+        redis: { host: '127.0.0.1', port: proxy.port },
+        webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
+      },
+    });
+    const receiver = await receivers.start();
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const before = await publishResults(host, ACCOUNT, 3);
+    await receiver.waitFor(3);
+    // The ioredis connection the module gave the queue (BullMQ types it as its own interface).
+    const producer = (await host.app.get(DeliveryQueue).queue.backend.client) as unknown as Redis;
+
+    // Connections stay open and nothing comes back: commands wait on the producer's connection.
+    proxy.stall();
+    const during = await publishResults(host, ACCOUNT, 10);
+    // Past the enqueue's deadline of 2 s, and a few sweeps.
+    await sleep(3000);
+    const waiting = producer.commandQueue.length;
+    expect(waiting).toBeGreaterThan(0);
+    for (let round = 0; round < 20; round++) {
+      during.push(...(await publishResults(host, ACCOUNT, 10)));
+      await sleep(50);
+    }
+    expect(producer.commandQueue.length).toBe(waiting);
+    expect(receiver.requests).toHaveLength(3);
+
+    proxy.resume();
+    const deliveries = await allDeliveries(client, endpoint.id, 213, succeeded);
     expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
     expectEachEventOnce(receiver, [...before, ...during]);
   });

@@ -3,8 +3,8 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { answerWithin } from '../redis/answer-within.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
+import { StallGuard } from '../redis/stall-guard.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 
@@ -31,6 +31,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
   private readonly connection: Redis;
   readonly queue: Queue<DeliveryBatchJob>;
   private readonly sweepTurnKey: string;
+  private readonly stallGuard = new StallGuard();
+  /** Whether batches are being left to the sweeper for a Redis that stalls. */
+  private heldBack = false;
 
   constructor(@Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions) {
     this.sweepTurnKey = `${options.queuePrefix}:${DELIVERY_QUEUE_NAME}:sweep-turn`;
@@ -49,21 +52,33 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * Adds the batches; a failure is logged and left to the sweeper, the rows being durable. Bounded
    * in time: with a Redis never reached since start-up, BullMQ waits for it to become ready without
    * end (the offline queue being off only fails commands once it was), and the sweeper and the
-   * application's shutdown, which wait for this, would hang with it.
+   * application's shutdown, which wait for this, would hang with it. Bounded in memory: while Redis
+   * leaves a command unanswered past its deadline, batches are not sent but left to the sweeper
+   * (with one warning, not one a flush), rather than piling up on the connection for as long as
+   * Redis stalls.
    */
   async add(batches: DeliveryBatch[]): Promise<boolean> {
     if (batches.length === 0) return true;
-    const added = this.queue.addBulk(
-      batches.map((batch) => ({
-        name: 'send',
-        data: { ids: batch.ids },
-        opts: { delay: Math.max(0, batch.delayMs) },
-      })),
-    );
+    if (this.stallGuard.stalled) {
+      if (!this.heldBack) {
+        this.logger.warn('Redis has stopped answering: deliveries are left to the sweeper until it does');
+      }
+      this.heldBack = true;
+      return false;
+    }
+    this.heldBack = false;
+    const add = (): Promise<unknown> =>
+      this.queue.addBulk(
+        batches.map((batch) => ({
+          name: 'send',
+          data: { ids: batch.ids },
+          opts: { delay: Math.max(0, batch.delayMs) },
+        })),
+      );
     // A late success only duplicates what the sweeper sends, and a duplicate job finds nothing to
     // claim.
     try {
-      await answerWithin(added, REDIS_ANSWER_MS);
+      await this.stallGuard.answerWithin(add, REDIS_ANSWER_MS);
       return true;
     } catch (error) {
       this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
@@ -79,10 +94,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
   async takeSweepTurn(ms: number): Promise<boolean> {
     try {
       // Once the queue's connection is ready: it refuses commands until then rather than queue them.
-      const taken = this.queue
-        .waitUntilReady()
-        .then(() => this.connection.set(this.sweepTurnKey, String(process.pid), 'PX', ms, 'NX'));
-      return (await answerWithin(taken, REDIS_ANSWER_MS)) === 'OK';
+      const take = (): Promise<string | null> =>
+        this.queue
+          .waitUntilReady()
+          .then(() => this.connection.set(this.sweepTurnKey, String(process.pid), 'PX', ms, 'NX'));
+      return (await this.stallGuard.answerWithin(take, REDIS_ANSWER_MS)) === 'OK';
     } catch {
       return true;
     }
@@ -91,7 +107,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
   /** How many jobs wait to be taken now; null when Redis does not answer in time. */
   async waitingJobs(): Promise<number | null> {
     try {
-      return await answerWithin(this.queue.getWaitingCount(), REDIS_ANSWER_MS);
+      return await this.stallGuard.answerWithin(() => this.queue.getWaitingCount(), REDIS_ANSWER_MS);
     } catch {
       return null;
     }
