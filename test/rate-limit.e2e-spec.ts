@@ -1,10 +1,13 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import request from 'supertest';
+import type { Redis } from 'ioredis';
+import { RateLimiter } from '../lib/auth/rate-limiter.js';
 import { ApiKeyGuard } from '../lib/index.js';
 import { apiClient, sleep } from './support/api-client.js';
 import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually } from './support/receiver.js';
+import { RedisProxy } from './support/redis-proxy.js';
 
 const ACCOUNT = 'acct_rate';
 
@@ -129,6 +132,36 @@ describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () 
 });
 
 describe('rate limits while Redis does not answer', () => {
+  it('lets requests through unmetered while Redis stalls, without queueing a command for each', async () => {
+    const proxy = await RedisProxy.start();
+    const host = await createTestHost({
+      module: {
+        rateLimit: { test: 2, live: 2 },
+        redis: { host: '127.0.0.1', port: proxy.port },
+        worker: false,
+      },
+    });
+    try {
+      const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
+      await eventually(async () => (await client.get('/v1/ping')).status === 429);
+      // The limiter's own connection (private: what waits on it is the point).
+      const connection = (host.app.get(RateLimiter) as unknown as { connection: Redis }).connection;
+
+      // Connections stay open and nothing comes back.
+      proxy.stall();
+      expect((await client.get('/v1/ping')).status).toBe(200);
+      const waiting = connection.commandQueue.length;
+      for (let i = 0; i < 20; i++) expect((await client.get('/v1/ping')).status).toBe(200);
+      expect(connection.commandQueue.length).toBe(waiting);
+
+      proxy.resume();
+      await eventually(async () => (await client.get('/v1/ping')).status === 429);
+    } finally {
+      await host.close();
+      await proxy.stop();
+    }
+  });
+
   it('lets every request through, promptly', async () => {
     const host = await createTestHost({
       module: { rateLimit: { test: 2, live: 2 }, redis: { host: '127.0.0.1', port: 1 }, worker: false },

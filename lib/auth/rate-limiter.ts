@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { answerWithin } from '../redis/answer-within.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
+import { StallGuard } from '../redis/stall-guard.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 
 /**
@@ -47,6 +47,8 @@ export class RateLimiter implements OnApplicationShutdown {
   private readonly connection: BucketConnection | null = null;
   /** Whether the last request was metered: a change to unmetered is logged, once. */
   private metering = false;
+  /** While Redis leaves a token unanswered, requests go unmetered without adding to its queue. */
+  private readonly stallGuard = new StallGuard();
 
   constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {
     if (options.rateLimit === false) return;
@@ -71,7 +73,10 @@ export class RateLimiter implements OnApplicationShutdown {
   private async waitFor(connection: BucketConnection, bucket: string, limit: number): Promise<number> {
     if (connection.status !== 'ready') return this.unmetered('Redis is not connected');
     try {
-      const waitMs = await answerWithin(connection.takeToken(bucket, limit), REDIS_TIMEOUT_MS);
+      const waitMs = await this.stallGuard.answerWithin(
+        () => connection.takeToken(bucket, limit),
+        REDIS_TIMEOUT_MS,
+      );
       this.metering = true;
       return waitMs;
     } catch (error) {
