@@ -213,6 +213,34 @@ describe('FairSendScheduler', () => {
     expect(scheduler.admits('whk_slow')).toBe(false);
   });
 
+  it("holds an account to its share's rounds over all its endpoints, and gives back the rest at once", async () => {
+    // A 40 ms budget: once a send has taken 30 ms, the account may hold 2 rounds of its share.
+    const scheduler = new FairSendScheduler(2, 16, 40);
+    const { started, send } = recorder(scheduler);
+    const slow = new Promise<string>((resolve) => setTimeout(() => resolve('late'), 30));
+    const first = send('whk_0', 's0', slow, 'acct_x:live');
+    void send('whk_1', 'x1', undefined, 'acct_x:live');
+    // Its pace unknown, the account holds 20 more over ten endpoints (2 each, under 16 per slot).
+    const turns: Promise<SendTurn<string>>[] = [];
+    for (let i = 0; i < 20; i++) {
+      expect(scheduler.admits(`whk_${i % 10}`)).toBe(true);
+      turns.push(send(`whk_${i % 10}`, `w${i}`, undefined, 'acct_x:live'));
+    }
+    await first;
+    // Its rounds now: 2 for whk_0 (30 ms a send), 16 for two endpoints whose pace it learns (one
+    // per slot), 2 at the account's pace for the seven others: 4.8 on average, 9 held of 2 slots.
+    // The 12 newest go back, though each endpoint holds less than 16 rounds of its own share.
+    await expect(Promise.all(turns.slice(8))).resolves.toEqual(turns.slice(8).map(() => ({ ran: false })));
+    expect(started).toEqual(['s0', 'x1', 'w0']);
+    // An endpoint of the account new here is let in, and given back at once; another account is not.
+    await expect(send('whk_new', 'n0', undefined, 'acct_x:live')).resolves.toEqual({ ran: false });
+    expect(scheduler.admits('whk_other')).toBe(true);
+    scheduler.close();
+    await expect(Promise.all(turns.slice(1, 8))).resolves.toEqual(
+      turns.slice(1, 8).map(() => ({ ran: false })),
+    );
+  });
+
   it('lets an endpoint keep its share for a second or two after its last send ends', async () => {
     const scheduler = new FairSendScheduler(2, 16, 60_000);
     const { started, send } = recorder(scheduler);

@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { MinHeap } from './min-heap.js';
 
-/** How a send's turn ended: it ran, or it was given back unsent when its endpoint could hold fewer. */
+/**
+ * How a send's turn ended: it ran, or it was given back unsent when its endpoint or account could
+ * hold fewer.
+ */
 export type SendTurn<T> = { ran: true; value: T } | { ran: false };
 
 /** A send waiting for its turn. */
@@ -31,8 +34,15 @@ class Tenant {
   /** Its lanes held back because they, or it, run their share. */
   readonly capped = new Set<Lane>();
   running = 0;
+  /** Its sends held here, running or waiting, over all its lanes. */
+  held = 0;
   /** Each of its lanes' share of the slots: its own share split between them. */
   laneShare = 0;
+  /** Smoothed duration of its sends that have ended, in ms; null before the first ends. */
+  typicalMs: number | null = null;
+  /** Its lanes whose pace is known, and the sum of the rounds each of them may hold. */
+  pacedLanes = 0;
+  pacedRounds = 0;
 
   constructor(readonly key: string) {}
 }
@@ -73,9 +83,11 @@ class Lane {
  * the oldest waiting send among the endpoints under their share whose account is under its own. An
  * endpoint holds at most what it sends in `drainBudgetMs` at its share and typical pace (at least
  * MIN_ROUNDS rounds, and `heldPerSlot` rounds until its pace is known), so that slow ones leave
- * room in the worker for the others. When another endpoint or account arrives and the shares
- * shrink, or an endpoint turns out slow, one that holds more than it now may gives back its newest
- * waiting sends (`SendTurn.ran` false).
+ * room in the worker for the others; and an account holds at most its share of the slots times
+ * the mean of its endpoints' rounds, so that its held sends grow with its share, not with its
+ * number of endpoints. When another endpoint or account arrives and the shares shrink, or an endpoint
+ * or account turns out slow, one that holds more than it now may gives back its newest waiting
+ * sends (`SendTurn.ran` false).
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
@@ -107,11 +119,14 @@ export class FairSendScheduler {
     this.sweep.unref();
   }
 
-  /** Whether one more send to this endpoint may be held here. */
+  /**
+   * Whether one more send to this endpoint may be held here. One to an endpoint not held here yet
+   * is admitted, and `run` gives it back at once if its account already holds all it may.
+   */
   admits(endpointId: string): boolean {
     if (this.isClosed) return false;
     const lane = this.lanes.get(endpointId);
-    return lane === undefined || lane.queued < this.boundOf(lane);
+    return lane === undefined || (lane.queued < this.boundOf(lane) && !this.holdsAllItMay(lane.tenant));
   }
 
   /** Whether it has been closed: it starts nothing more. */
@@ -128,19 +143,25 @@ export class FairSendScheduler {
 
   /**
    * The pace of an endpoint's sends here: one per `intervalMs` at its share and typical send
-   * duration, and how long those it holds take to drain. Until one of its sends has ended here the
-   * pace is unknown, and the answer is one deadline (`deadlineMs`) to drain and no interval: by then
-   * its first sends have ended and told its pace. Taking every unknown send to last the whole
-   * deadline instead put a burst to a fast endpoint off by minutes.
+   * duration, and how long those it holds take to drain (or those its account holds, when the
+   * account holds all it may). Until one of its sends has ended here the pace is unknown, and the
+   * answer is one deadline (`deadlineMs`) to drain and no interval: by then its first sends have
+   * ended and told its pace. Taking every unknown send to last the whole deadline instead put a
+   * burst to a fast endpoint off by minutes.
    */
   pace(endpointId: string, deadlineMs: number): { intervalMs: number; drainMs: number } {
     const lane = this.lanes.get(endpointId);
     if (lane === undefined) return { intervalMs: 0, drainMs: 0 };
-    if (lane.typicalMs === null) return { intervalMs: 0, drainMs: deadlineMs };
-    const share = lane.tenant.laneShare;
+    const { tenant } = lane;
+    const tenantDrainMs =
+      tenant.typicalMs !== null && this.holdsAllItMay(tenant)
+        ? Math.ceil((tenant.held + 1) / this.tenantShare) * tenant.typicalMs
+        : 0;
+    if (lane.typicalMs === null) return { intervalMs: 0, drainMs: Math.max(deadlineMs, tenantDrainMs) };
+    const share = tenant.laneShare;
     return {
       intervalMs: lane.typicalMs / share,
-      drainMs: Math.ceil((lane.queued + 1) / share) * lane.typicalMs,
+      drainMs: Math.max(Math.ceil((lane.queued + 1) / share) * lane.typicalMs, tenantDrainMs),
     };
   }
 
@@ -153,6 +174,10 @@ export class FairSendScheduler {
     const lane = this.laneOf(endpointId, tenant);
     return new Promise<SendTurn<T>>((resolve, reject) => {
       lane.waiting.push({ seq: this.seq++, task, resolve: resolve as Waiting['resolve'], reject });
+      lane.tenant.held++;
+      // Its account held all it may (as when `admits` let in an endpoint new here): this send, the
+      // newest, goes back.
+      if (lane.tenant.held > this.tenantBound(lane.tenant)) this.giveBack(lane);
       this.place(lane);
       this.pump();
     });
@@ -168,7 +193,7 @@ export class FairSendScheduler {
       }
       lane = new Lane(endpointId, tenant);
       tenant.lanes.add(lane);
-      lane.typicalMs = this.paces.get(endpointId) ?? null;
+      this.setPace(lane, this.paces.get(endpointId) ?? null);
       this.paces.delete(endpointId);
       this.lanes.set(endpointId, lane);
       this.reshare([tenant]);
@@ -192,6 +217,7 @@ export class FairSendScheduler {
         lane.tenant.lanes.delete(lane);
         if (lane.tenant.lanes.size === 0) this.tenants.delete(lane.tenant.key);
         if (lane.typicalMs !== null) this.remember(lane.id, lane.typicalMs);
+        this.setPace(lane, null);
         changed.add(lane.tenant);
       }
     }
@@ -251,17 +277,14 @@ export class FairSendScheduler {
     const accountWasFull = tenant.running >= this.tenantShare;
     lane.running--;
     tenant.running--;
+    tenant.held--;
     this.inFlight--;
-    lane.typicalMs =
-      lane.typicalMs === null ? durationMs : lane.typicalMs + (durationMs - lane.typicalMs) * DURATION_WEIGHT;
+    this.setPace(lane, smoothed(lane.typicalMs, durationMs));
+    tenant.typicalMs = smoothed(tenant.typicalMs, durationMs);
     this.trim(lane);
+    this.trimTenant(tenant);
     if (lane.queued === 0) {
-      // A lane left in the ready heap stays filed there; its entry is passed over while it is empty.
-      if (lane.state === 'capped') {
-        tenant.capped.delete(lane);
-        lane.state = 'idle';
-      }
-      lane.emptySince = performance.now();
+      this.emptied(lane);
     } else if (
       this.mayStart(lane) &&
       lane.waitingCount > 0 &&
@@ -293,6 +316,16 @@ export class FairSendScheduler {
     }
   }
 
+  /** A lane with nothing left to send leaves the capped set and starts counting its idle time. */
+  private emptied(lane: Lane): void {
+    // A lane left in the ready heap stays filed there; its entry is passed over while it is empty.
+    if (lane.state === 'capped') {
+      lane.tenant.capped.delete(lane);
+      lane.state = 'idle';
+    }
+    lane.emptySince = performance.now();
+  }
+
   private uncap(lane: Lane): void {
     lane.tenant.capped.delete(lane);
     lane.state = 'idle';
@@ -320,6 +353,7 @@ export class FairSendScheduler {
       const shrank = laneShare < tenant.laneShare;
       tenant.laneShare = laneShare;
       if (shrank) for (const lane of tenant.lanes) this.trim(lane);
+      if (everyTenant) this.trimTenant(tenant);
       this.uncapRunnable(tenant);
     }
   }
@@ -330,20 +364,94 @@ export class FairSendScheduler {
    * endpoint is not held back: a burst to it is sent, not given back.
    */
   private boundOf(lane: Lane): number {
+    return lane.tenant.laneShare * this.roundsAt(lane.typicalMs);
+  }
+
+  /**
+   * What an account may hold: its share times the mean of its endpoints' rounds. Of its endpoints
+   * whose pace is unknown, as many as it has slots count `heldPerSlot` rounds, as a lone endpoint
+   * does (they are sent to within a deadline, which tells their pace); the others count at the
+   * account's pace, for they wait their turn many deadlines. Without this bound, each endpoint held
+   * at least MIN_ROUNDS, and an account's hundreds of endpoints that never answer filled the
+   * worker's claims: other accounts' deliveries were not even claimed until they drained.
+   */
+  private tenantBound(tenant: Tenant): number {
+    const unpaced = tenant.lanes.size - tenant.pacedLanes;
+    const learning = Math.min(unpaced, this.tenantShare);
     const rounds =
-      lane.typicalMs === null
-        ? this.heldPerSlot
-        : Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / lane.typicalMs));
-    return lane.tenant.laneShare * rounds;
+      tenant.pacedRounds +
+      learning * this.heldPerSlot +
+      (unpaced - learning) * this.roundsAt(tenant.typicalMs);
+    return (this.tenantShare * rounds) / Math.max(1, tenant.lanes.size);
+  }
+
+  /** Whether an account may hold no more sends. */
+  private holdsAllItMay(tenant: Tenant): boolean {
+    return tenant.held + 1 > this.tenantBound(tenant);
+  }
+
+  /** The rounds of its share sent in the drain budget at a pace (at least MIN_ROUNDS). */
+  private roundsAt(typicalMs: number | null): number {
+    if (typicalMs === null) return this.heldPerSlot;
+    // Sends under a millisecond count as one: the sum of an account's rounds stays finite.
+    return Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / Math.max(1, typicalMs)));
+  }
+
+  /** Sets a lane's pace, keeping its account's sum of rounds in step. */
+  private setPace(lane: Lane, typicalMs: number | null): void {
+    const { tenant } = lane;
+    if (lane.typicalMs !== null) {
+      tenant.pacedLanes--;
+      tenant.pacedRounds -= this.roundsAt(lane.typicalMs);
+    }
+    lane.typicalMs = typicalMs;
+    if (typicalMs !== null) {
+      tenant.pacedLanes++;
+      tenant.pacedRounds += this.roundsAt(typicalMs);
+    }
   }
 
   /** Gives back the newest waiting sends of an endpoint that holds more than it may. */
   private trim(lane: Lane): void {
     const bound = this.isClosed ? 0 : this.boundOf(lane);
-    while (lane.waitingCount > 0 && lane.queued > bound) lane.waiting.pop()?.resolve({ ran: false });
-    if (lane.waitingCount === 0) {
-      lane.waiting = [];
-      lane.head = 0;
+    while (lane.waitingCount > 0 && lane.queued > bound) this.giveBack(lane);
+  }
+
+  /**
+   * Gives back the newest waiting sends of an account that holds more than it may, over all its
+   * endpoints, at once: the room they took in the worker goes to the others.
+   */
+  private trimTenant(tenant: Tenant): void {
+    const excess = Math.ceil(tenant.held - this.tenantBound(tenant));
+    if (excess <= 0) return;
+    // Keyed by the newest waiting send's age, negated: the heap's top is the lane with the newest.
+    const newest = new MinHeap<Lane>();
+    for (const lane of tenant.lanes)
+      if (lane.waitingCount > 0) newest.push(lane, -lane.waiting[lane.waiting.length - 1].seq);
+    for (let left = excess; left > 0; left--) {
+      const lane = newest.pop();
+      if (lane === undefined) return;
+      this.giveBack(lane);
+      if (lane.waitingCount > 0) newest.push(lane, -lane.waiting[lane.waiting.length - 1].seq);
     }
   }
+
+  /** Gives back a lane's newest waiting send, unsent. */
+  private giveBack(lane: Lane): void {
+    lane.waiting.pop()?.resolve({ ran: false });
+    lane.tenant.held--;
+    if (lane.waitingCount > 0) return;
+    lane.waiting = [];
+    lane.head = 0;
+    if (lane.queued === 0) this.emptied(lane);
+    else if (lane.state === 'capped') {
+      lane.tenant.capped.delete(lane);
+      lane.state = 'idle';
+    }
+  }
+}
+
+/** A smoothed send duration, with the latest one taken in. */
+function smoothed(typicalMs: number | null, durationMs: number): number {
+  return typicalMs === null ? durationMs : typicalMs + (durationMs - typicalMs) * DURATION_WEIGHT;
 }
