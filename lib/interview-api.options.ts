@@ -126,6 +126,8 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'toJSON',
 ]);
 const MIN_CURSOR_SECRET_LENGTH = 32;
+/** The webhook user-agent's and the 401 challenge's name when the host gives none. */
+export const DEFAULT_SERVICE_NAME = 'Interview';
 const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /**
  * More is a mistake (a unit slip, say): some millennia back, the horizon is a time neither an event
@@ -285,7 +287,7 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
   ) {
     throw new InvalidModuleOptionsError('apiVersion', 'must be a date in the form YYYY-MM-DD.');
   }
-  const serviceName = options.serviceName ?? 'Interview';
+  const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME;
   if (typeof serviceName !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(serviceName)) {
     throw new InvalidModuleOptionsError(
       'serviceName',

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 import {
+  ApiExceptionFilter,
   ApiKeyGuard,
   ApiKeysService,
   ApiV1Controller,
@@ -17,6 +18,17 @@ import { createTestHost, type TestHost } from './support/host-app.js';
 @UseGuards(ApiKeyGuard)
 @RequireScopes('billing:read')
 class GuardAloneController {
+  @Get()
+  get(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
+/** The guard and a filter the host made itself, as `@UseFilters(new ApiExceptionFilter())`. */
+@Controller('filtered_by_instance')
+@UseGuards(ApiKeyGuard)
+@UseFilters(new ApiExceptionFilter())
+class FilterInstanceController {
   @Get()
   get(): { ok: boolean } {
     return { ok: true };
@@ -86,7 +98,13 @@ describe('API keys and the bearer guard', () => {
 
   beforeAll(async () => {
     host = await createTestHost({
-      controllers: [GuardAloneController, DashboardKeysController, InvitationsController, BillingController],
+      controllers: [
+        GuardAloneController,
+        FilterInstanceController,
+        DashboardKeysController,
+        InvitationsController,
+        BillingController,
+      ],
     });
     testKey = await host.createKey('acct_a', 'test');
     liveKey = await host.createKey('acct_a', 'live');
@@ -142,6 +160,7 @@ describe('API keys and the bearer guard', () => {
       ['a module route', '/v1/ping'],
       ['an unknown /v1 route', '/v1/nope'],
       ['a host route with the guard alone', '/guarded_alone'],
+      ['a host route with a filter instance of its own', '/filtered_by_instance'],
     ])('names the scheme and realm on every 401 of %s', async (_name, path) => {
       for (const header of [undefined, 'Token abc', 'Bearer iv_test_' + 'A'.repeat(38)]) {
         const req = request(host.app.getHttpServer()).get(path);

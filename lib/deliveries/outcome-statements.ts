@@ -4,6 +4,7 @@ import type { Statement } from '../database/statement.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
+import { ENDPOINTS_TABLE as ENDPOINTS } from '../webhook-endpoints/webhook-endpoint.entity.js';
 
 /**
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the
@@ -58,7 +59,7 @@ const HELD_ON_POSTGRES = 'o.id IN (SELECT id FROM updated)';
 const HELD_ON_SQLITE = `EXISTS (SELECT 1 FROM ${DELIVERIES} d WHERE d.id = o.id AND d.claimed_at = o.claim)`;
 
 /** Any success ends its endpoint's failing streak. */
-const STREAKS_CLEARED = `UPDATE interview_webhook_endpoints SET failing_since = NULL
+const STREAKS_CLEARED = `UPDATE ${ENDPOINTS} SET failing_since = NULL
    WHERE failing_since IS NOT NULL AND id IN (SELECT endpoint_id FROM o WHERE attempted = 1 AND status = 'succeeded')`;
 
 /**

@@ -5,6 +5,7 @@ import {
   HttpException,
   Inject,
   Logger,
+  Optional,
 } from '@nestjs/common';
 import type { Response } from 'express';
 import {
@@ -15,7 +16,7 @@ import {
   ResourceMissingError,
 } from './api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
-import type { ResolvedOptions } from '../interview-api.options.js';
+import { DEFAULT_SERVICE_NAME, type ResolvedOptions } from '../interview-api.options.js';
 import { sendApiError } from './send-api-error.js';
 
 /**
@@ -67,13 +68,15 @@ function fromHttpException(exception: HttpException): ApiError | null {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('InterviewApi');
 
-  constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {}
+  // Optional: a filter the host makes itself (`new ApiExceptionFilter()`) has no options, and
+  // names the default service in its 401 challenge.
+  constructor(@Optional() @Inject(INTERVIEW_API_OPTIONS) private readonly options?: ResolvedOptions) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const error = this.toApiError(exception);
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
-    sendApiError(response, error, this.options.serviceName);
+    sendApiError(response, error, this.options?.serviceName ?? DEFAULT_SERVICE_NAME);
   }
 
   private toApiError(exception: unknown): ApiError {

@@ -74,7 +74,9 @@ export class V1Fallback implements OnModuleInit {
   private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {
     authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter)
       .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error)))
-      .then((error) => sendApiError(res, error, this.options.serviceName));
+      .then((error) => sendApiError(res, error, this.options.serviceName))
+      // The response was answered meanwhile by something else: nothing left to tell the client.
+      .catch((error: unknown) => this.unexpected(error));
   }
 
   /**
