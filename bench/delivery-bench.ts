@@ -117,7 +117,7 @@ export async function deliveryRun(
   await seedEndpoints(app, receiverUrl, endpoints);
   const silent = silentEndpoint ? await SilentReceiver.start() : null;
   if (silent) await seedEndpoints(app, silent.url, 1, 'whk_silent');
-  const answering = `endpoint_id LIKE '${ANSWERING}%'`;
+  const answering = `d.endpoint_id LIKE '${ANSWERING}%'`;
   let worker: ChildProcess | null = null;
   if (topology === 'worker-process') {
     worker = fork(new URL('./worker-process.js', import.meta.url), [schema]);
@@ -173,7 +173,7 @@ export async function deliveryRun(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const { rows: last } = await poll.query<{ recorded: Date }>(
-    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries WHERE ${answering}`,
+    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries d WHERE ${answering}`,
   );
   const seconds = (last[0].recorded.getTime() - started.getTime()) / 1000;
   const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);

@@ -48,8 +48,8 @@ describe('delivery statements on PostgreSQL: plans', () => {
       [ROWS],
     );
     await dataSource.query(
-      `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at)
-       SELECT id, next_attempt_at FROM interview_webhook_deliveries`,
+      `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id)
+       SELECT id, next_attempt_at, endpoint_id FROM interview_webhook_deliveries`,
     );
   });
 
@@ -113,6 +113,11 @@ describe('delivery statements on PostgreSQL: plans', () => {
     const scans = await scansOfDeliveries(statement.sql, statement.params);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans).not.toContain('Seq Scan');
+    // The schedule is read by the endpoint's index, not whole: other accounts' pending rows cost nothing.
+    const plan = await planNodes(dataSource, statement.sql, statement.params);
+    expect(plan.map((node) => node['Index Name'])).toContain('idx_interview_pending_deliveries_endpoint');
+    const readsOfSchedule = plan.filter((node) => node['Relation Name'] === 'interview_pending_deliveries');
+    expect(readsOfSchedule.map((node) => node['Node Type'])).not.toContain('Seq Scan');
   });
 
   it('the renewal reads the claims it names through the primary key', async () => {

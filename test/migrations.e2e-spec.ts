@@ -107,6 +107,9 @@ describe('migrations', () => {
     expect(await indexes('interview_pending_deliveries')).toContainEqual(
       expect.stringMatching(/idx_interview_pending_deliveries_due.*\(\s*"?next_attempt_at"?\s*\)/),
     );
+    expect(await indexes('interview_pending_deliveries')).toContainEqual(
+      expect.stringMatching(/idx_interview_pending_deliveries_endpoint.*\(\s*"?endpoint_id"?\s*\)/),
+    );
     if (postgres) {
       const [table]: { options: string[] | null }[] = await dataSource.query(
         `SELECT reloptions AS options FROM pg_class WHERE relname = 'interview_webhook_deliveries' AND relnamespace = to_regnamespace(current_schema())`,
@@ -154,6 +157,10 @@ describe('migrations', () => {
     );
     expect(scheduled.map((row) => row.id)).toEqual(['dlv_pending']);
     expect(await dataSource.query('SELECT delivery_id FROM interview_pending_deliveries')).toHaveLength(1);
+    // And filed under its endpoint by the migration after.
+    expect(await dataSource.query('SELECT endpoint_id FROM interview_pending_deliveries')).toEqual([
+      { endpoint_id: 'whk_1' },
+    ]);
 
     await undoThrough(dataSource, 'InterviewApiPendingDeliveries');
     expect(await existingModuleTables(dataSource)).not.toContain('interview_pending_deliveries');

@@ -94,7 +94,7 @@ export class DeliveriesService {
       await manager.getRepository(DeliveryEntity).insert(replay);
       await manager
         .getRepository(PendingDeliveryEntity)
-        .insert({ deliveryId: replay.id, nextAttemptAt: now });
+        .insert({ deliveryId: replay.id, nextAttemptAt: now, endpointId: replay.endpointId });
     });
     this.dispatcher.dispatch([replay]);
     return toDeliveryView(replay);

@@ -9,10 +9,11 @@ export type DropReason = 'endpoint_disabled' | 'endpoint_deleted';
 
 /**
  * The statements that fail an endpoint's pending deliveries and take them off the schedule. They
- * are found through the schedule (PendingDeliveryEntity), by key: on PostgreSQL the schedule's ids
- * as an array, which the planner looks up one by one rather than scanning the deliveries (which
- * have no index on their endpoint alone), and what the update failed is exactly what leaves the
- * schedule. SQLite runs the two in turn on its one connection.
+ * are found through the schedule's index by endpoint (PendingDeliveryEntity), so a drop reads that
+ * endpoint's pending rows only, whatever other accounts have pending: on PostgreSQL their ids as an
+ * array, which the planner looks up one by one rather than scanning the deliveries (which have no
+ * index on their endpoint alone), and what the update failed is exactly what leaves the schedule.
+ * SQLite runs the two in turn on its one connection.
  */
 export function dropStatements(
   sql: SqlDialect,
@@ -31,7 +32,7 @@ export function dropStatements(
     return [
       {
         sql: `WITH counted AS (${counted}),
-          dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING})) RETURNING id)
+          dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ${p(3)})) RETURNING id)
           DELETE FROM ${PENDING} WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`,
         params,
       },
@@ -39,11 +40,14 @@ export function dropStatements(
   }
   return [
     { sql: counted, params: [endpointId] },
-    { sql: `${failed} AND id IN (SELECT delivery_id FROM ${PENDING})`, params },
     {
-      sql: `DELETE FROM ${PENDING} WHERE delivery_id IN
-        (SELECT id FROM ${DELIVERIES} WHERE endpoint_id = ? AND status <> 'pending' AND id IN (SELECT delivery_id FROM ${PENDING}))`,
-      params: [endpointId],
+      sql: `${failed} AND id IN (SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ?)`,
+      params: [...params, endpointId],
+    },
+    {
+      sql: `DELETE FROM ${PENDING} WHERE endpoint_id = ? AND delivery_id IN
+        (SELECT id FROM ${DELIVERIES} WHERE status <> 'pending' AND id IN (SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ?))`,
+      params: [endpointId, endpointId],
     },
   ];
 }

@@ -96,8 +96,8 @@ const deliveriesUpdate = (now: string, lookup = ''): string => {
  * a finished delivery leaves it, one still pending is due at its new time. A delivery another
  * claim holds now was not updated, and its schedule is left to that claim's record.
  */
-const RESCHEDULED = `INSERT INTO ${PENDING} (delivery_id, next_attempt_at)
-   SELECT id, next_attempt_at FROM updated WHERE status = 'pending'
+const RESCHEDULED = `INSERT INTO ${PENDING} (delivery_id, next_attempt_at, endpoint_id)
+   SELECT id, next_attempt_at, endpoint_id FROM updated WHERE status = 'pending'
    ON CONFLICT (delivery_id) DO UPDATE SET next_attempt_at = EXCLUDED.next_attempt_at`;
 const UNSCHEDULED = `DELETE FROM ${PENDING}
    WHERE delivery_id = ANY(ARRAY(SELECT id FROM updated WHERE status <> 'pending'))`;
@@ -106,8 +106,8 @@ const UNSCHEDULED = `DELETE FROM ${PENDING}
 const SCHEDULE_SYNCED_ON_SQLITE = {
   unscheduled: `DELETE FROM ${PENDING} WHERE delivery_id IN
      (SELECT id FROM ${DELIVERIES} WHERE id IN (SELECT id FROM o) AND status <> 'pending')`,
-  rescheduled: `INSERT OR REPLACE INTO ${PENDING} (delivery_id, next_attempt_at)
-     SELECT id, next_attempt_at FROM ${DELIVERIES} WHERE id IN (SELECT id FROM o) AND status = 'pending'`,
+  rescheduled: `INSERT OR REPLACE INTO ${PENDING} (delivery_id, next_attempt_at, endpoint_id)
+     SELECT id, next_attempt_at, endpoint_id FROM ${DELIVERIES} WHERE id IN (SELECT id FROM o) AND status = 'pending'`,
 };
 
 /**
@@ -133,7 +133,7 @@ export function recordStatements(
         sql: `WITH ${cte},
           healed AS (${STREAKS_CLEARED}),
           updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}
-            RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at),
+            RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at, ${DELIVERIES}.endpoint_id),
           recorded AS (${attemptsInsert(nowParam, HELD_ON_POSTGRES)}),
           rescheduled AS (${RESCHEDULED})
           ${UNSCHEDULED}`,

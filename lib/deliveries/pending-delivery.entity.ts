@@ -15,10 +15,15 @@ export const PENDING_TABLE = 'interview_pending_deliveries';
  */
 @Entity({ name: PENDING_TABLE })
 @Index('idx_interview_pending_deliveries_due', ['nextAttemptAt'])
+@Index('idx_interview_pending_deliveries_endpoint', ['endpointId'])
 export class PendingDeliveryEntity {
   @PrimaryColumn({ name: 'delivery_id', type: 'varchar', length: 40 })
   deliveryId!: string;
 
   @Column({ name: 'next_attempt_at', type: Date })
   nextAttemptAt!: Date;
+
+  /** The delivery's endpoint: dropping an endpoint's retries reads its rows only. */
+  @Column({ name: 'endpoint_id', type: 'varchar', length: 40 })
+  endpointId!: string;
 }

@@ -84,10 +84,10 @@ async function writeToOutbox(
     FROM v JOIN interview_webhook_endpoints e ON e.account_id = v.account_id AND e.livemode = v.livemode
     WHERE (v.endpoint_id IS NOT NULL AND e.id = v.endpoint_id)
        OR (v.endpoint_id IS NULL AND e.status = 'enabled' AND (e.enabled_events = '["*"]' OR ${contains}))
-    RETURNING id, event_id, next_attempt_at`;
+    RETURNING id, event_id, endpoint_id, next_attempt_at`;
   const insertEvents = `INSERT INTO interview_events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
   const schedule = (deliveries: string): string =>
-    `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at) SELECT id, next_attempt_at FROM ${deliveries}`;
+    `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id) SELECT id, next_attempt_at, endpoint_id FROM ${deliveries}`;
 
   const created: { id: string; event_id: string }[] = sql.postgres
     ? await queryPrepared(

@@ -17,6 +17,8 @@ import { InterviewApiEventTypeIndexPostgres1764500000000 } from './postgres/1764
 import { InterviewApiEventTypeIndexSqlite1764500000000 } from './sqlite/1764500000000-InterviewApiEventTypeIndex.js';
 import { InterviewApiRetryDropsPostgres1764600000000 } from './postgres/1764600000000-InterviewApiRetryDrops.js';
 import { InterviewApiRetryDropsSqlite1764600000000 } from './sqlite/1764600000000-InterviewApiRetryDrops.js';
+import { InterviewApiPendingByEndpointPostgres1764700000000 } from './postgres/1764700000000-InterviewApiPendingByEndpoint.js';
+import { InterviewApiPendingByEndpointSqlite1764700000000 } from './sqlite/1764700000000-InterviewApiPendingByEndpoint.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -32,6 +34,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiEventRetentionByKeyPostgres1764400000000,
   InterviewApiEventTypeIndexPostgres1764500000000,
   InterviewApiRetryDropsPostgres1764600000000,
+  InterviewApiPendingByEndpointPostgres1764700000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -45,6 +48,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiEventRetentionByKeySqlite1764400000000,
   InterviewApiEventTypeIndexSqlite1764500000000,
   InterviewApiRetryDropsSqlite1764600000000,
+  InterviewApiPendingByEndpointSqlite1764700000000,
 ]);
 
 /** The database types the module ships migrations for. */
