@@ -20,6 +20,7 @@ import {
   countQueueKeys,
   createEndpoint,
   deleteQueueKeys,
+  type EndpointWithSecret,
   deliveryOf,
   getDelivery,
   listAllDeliveries,
@@ -479,16 +480,18 @@ describe('a receiver that never answers', () => {
 
 describe('Redis going away and coming back', () => {
   let proxy: RedisProxy | null = null;
-  afterEach(async () => {
-    await proxy?.stop();
-    proxy = null;
-  });
 
-  it('keeps publishing while its Redis is down, and sends everything once it is back', async () => {
-    proxy = await RedisProxy.start();
+  /** A host on Redis through `proxy`, with an endpoint that has received 3 events already. */
+  async function sendingThrough(through: RedisProxy): Promise<{
+    host: TestHost;
+    receiver: Receiver;
+    client: ApiClient;
+    endpoint: EndpointWithSecret;
+    before: ApiEvent[];
+  }> {
     const host = await boot({
       module: {
-        redis: { host: '127.0.0.1', port: proxy.port },
+        redis: { host: '127.0.0.1', port: through.port },
         webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
       },
     });
@@ -497,6 +500,16 @@ describe('Redis going away and coming back', () => {
     const endpoint = await createEndpoint(client, receiver.url);
     const before = await publishResults(host, ACCOUNT, 3);
     await receiver.waitFor(3);
+    return { host, receiver, client, endpoint, before };
+  }
+  afterEach(async () => {
+    await proxy?.stop();
+    proxy = null;
+  });
+
+  it('keeps publishing while its Redis is down, and sends everything once it is back', async () => {
+    proxy = await RedisProxy.start();
+    const { host, receiver, client, endpoint, before } = await sendingThrough(proxy);
 
     await proxy.stop();
     const started = Date.now();
@@ -513,17 +526,7 @@ describe('Redis going away and coming back', () => {
 
   it('keeps publishing while its Redis stalls, without piling up enqueues, and sends everything once it answers', async () => {
     proxy = await RedisProxy.start();
-    const host = await boot({
-      module: {
-        redis: { host: '127.0.0.1', port: proxy.port },
-        webhooks: { ...TEST_WEBHOOKS, sweepIntervalMs: 300 },
-      },
-    });
-    const receiver = await receivers.start();
-    const client = await clientOf(host);
-    const endpoint = await createEndpoint(client, receiver.url);
-    const before = await publishResults(host, ACCOUNT, 3);
-    await receiver.waitFor(3);
+    const { host, receiver, client, endpoint, before } = await sendingThrough(proxy);
     // The ioredis connection the module gave the queue (BullMQ types it as its own interface).
     const producer = (await host.app.get(DeliveryQueue).queue.backend.client) as unknown as Redis;
 

@@ -159,6 +159,19 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     return { receiver, endpoint, waiting, release };
   }
 
+  /** The worker lets go of the waiting delivery once its outcome is recorded: failed, never sent. */
+  async function expectDroppedUnsent(
+    receiver: Receiver,
+    endpoint: EndpointWithSecret,
+    waiting: string,
+  ): Promise<void> {
+    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
+    expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+  }
+
   it('signs the waiting delivery with the secret rotated meanwhile, not the one it was claimed with', async () => {
     const { receiver, endpoint, waiting, release } = await secondWaiting();
     const rotated = await client.post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`);
@@ -178,12 +191,7 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     expect(disabled.status).toBe(200);
     release();
 
-    // The worker lets go of it once its outcome is recorded.
-    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
-    await sleep(300);
-    expect(receiver.requests).toHaveLength(1);
-    const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
-    expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+    await expectDroppedUnsent(receiver, endpoint, waiting);
   });
 
   it('keeps the waiting delivery dropped when the endpoint is disabled and enabled again meanwhile', async () => {
@@ -193,11 +201,7 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     expect((await client.patch(path, { disabled: false })).status).toBe(200);
     release();
 
-    await eventually(async () => (await claimOf(endpoint, waiting)) === null);
-    await sleep(300);
-    expect(receiver.requests).toHaveLength(1);
-    const delivery = await deliveryOf(client, endpoint.id, waiting, finished);
-    expect(delivery).toMatchObject({ status: 'failed', error: 'endpoint_disabled', attempt: 0 });
+    await expectDroppedUnsent(receiver, endpoint, waiting);
   });
 
   it('gives the waiting delivery back, not held to its lease, when its endpoint cannot be read in time', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, MoreThanOrEqual } from 'typeorm';
+import { DataSource, type FindOperator, MoreThanOrEqual } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
 import { ConflictError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
@@ -134,7 +134,7 @@ export class DeliveriesService {
       if (!(error instanceof ResourceMissingError)) throw error;
       const { accountId, livemode } = key;
       const repository = this.dataSource.getRepository(DeliveryEntity);
-      const eventId = MoreThanOrEqual(this.retention.visibleFromId());
+      const eventId = this.visibleEvents();
       if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode, eventId })) {
         throw new ConflictError(
           `Webhook endpoint ${endpointId} is deleted; its deliveries cannot be replayed.`,
@@ -162,10 +162,15 @@ export class DeliveriesService {
         endpointId: endpoint.id,
         accountId: key.accountId,
         livemode: key.livemode,
-        eventId: MoreThanOrEqual(this.retention.visibleFromId()),
+        eventId: this.visibleEvents(),
       },
     });
     if (!delivery) throw new ResourceMissingError(`No such webhook delivery: ${deliveryId}.`, 'delivery_id');
     return delivery;
+  }
+
+  /** A delivery goes with its event, which disappears at the retention horizon. */
+  private visibleEvents(): FindOperator<string> {
+    return MoreThanOrEqual(this.retention.visibleFromId());
   }
 }

@@ -319,16 +319,18 @@ export class FairSendScheduler {
   /** A lane with nothing left to send leaves the capped set and starts counting its idle time. */
   private emptied(lane: Lane): void {
     // A lane left in the ready heap stays filed there; its entry is passed over while it is empty.
-    if (lane.state === 'capped') {
-      lane.tenant.capped.delete(lane);
-      lane.state = 'idle';
-    }
+    if (lane.state === 'capped') this.leaveCapped(lane);
     lane.emptySince = performance.now();
   }
 
-  private uncap(lane: Lane): void {
+  /** A lane no longer held back: it may start a send, or has none left waiting. */
+  private leaveCapped(lane: Lane): void {
     lane.tenant.capped.delete(lane);
     lane.state = 'idle';
+  }
+
+  private uncap(lane: Lane): void {
+    this.leaveCapped(lane);
     this.place(lane);
   }
 
@@ -444,10 +446,7 @@ export class FairSendScheduler {
     lane.waiting = [];
     lane.head = 0;
     if (lane.queued === 0) this.emptied(lane);
-    else if (lane.state === 'capped') {
-      lane.tenant.capped.delete(lane);
-      lane.state = 'idle';
-    }
+    else if (lane.state === 'capped') this.leaveCapped(lane);
   }
 }
 
