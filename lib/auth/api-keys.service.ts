@@ -4,6 +4,7 @@ import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { checkAccountId } from '../identifiers/account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -27,22 +28,6 @@ export interface CreatedApiKey {
   /** The full key, returned only here. */
   key: string;
   apiKey: ApiKeyView;
-}
-
-/**
- * The host's tenant id, checked before any query: PostgreSQL fails on a NUL character, and an
- * `undefined` condition is a raw TypeORM error, or, on a DataSource whose
- * invalidWhereValuesBehavior ignores it, no condition at all (a listing of every account).
- */
-function checkAccountId(accountId: string): void {
-  // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
-  if (typeof accountId !== 'string' || accountId.length === 0 || [...accountId].length > 255) {
-    throw new ParameterInvalidError(
-      'accountId',
-      'accountId must be a non-empty string of at most 255 characters.',
-    );
-  }
-  if (containsNul(accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
 }
 
 /**

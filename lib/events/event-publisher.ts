@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { DeliveryDispatcher, type DueDelivery } from '../deliveries/delivery-dispatcher.js';
-import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
+import { checkAccountId } from '../identifiers/account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -15,9 +15,6 @@ import { type OutboxEvent, writeToOutboxAtomically } from './event-outbox.js';
 import { PublishBatcher } from './publish-batcher.js';
 import { EventTypes } from './event-types.js';
 import type { PublishEventInput, PublishOptions } from './publish-event.input.js';
-
-/** account_id is varchar(255). */
-const MAX_ACCOUNT_ID_LENGTH = 255;
 
 /**
  * The event's bytes. JSON.stringify throws a TypeError only for a value JSON cannot hold (a BigInt,
@@ -118,20 +115,7 @@ export class EventPublisher {
   private validate(input: PublishEventInput): void {
     if (input === null || typeof input !== 'object')
       throw new ParameterInvalidError('input', 'input must be an object.');
-    if (typeof input.accountId !== 'string' || input.accountId.length === 0) {
-      throw new ParameterInvalidError('accountId', 'accountId must be a non-empty string.');
-    }
-    // The column counts characters; JavaScript counts UTF-16 units, two for some characters.
-    if (
-      input.accountId.length > MAX_ACCOUNT_ID_LENGTH &&
-      [...input.accountId].length > MAX_ACCOUNT_ID_LENGTH
-    ) {
-      throw new ParameterInvalidError(
-        'accountId',
-        `accountId must be at most ${MAX_ACCOUNT_ID_LENGTH} characters.`,
-      );
-    }
-    if (containsNul(input.accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
+    checkAccountId(input.accountId);
     if (typeof input.livemode !== 'boolean')
       throw new ParameterInvalidError('livemode', 'livemode must be a boolean.');
     if (typeof input.type !== 'string' || !this.eventTypes.isKnown(input.type)) {
