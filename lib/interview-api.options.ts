@@ -38,6 +38,8 @@ export interface WebhookOptions {
   sweepIntervalMs?: number;
   /** An endpoint failing every attempt for this long is disabled. Default 5 days. */
   disableAfterMs?: number;
+  /** Webhook endpoints one account may have in each mode (every event fans out to all of them). Default 100. */
+  maxEndpoints?: number;
 }
 
 /** Requests per second an API key may make, per mode; a key's bucket holds one second's worth. */
@@ -114,6 +116,7 @@ const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
   'batchSize',
   'sweepIntervalMs',
   'disableAfterMs',
+  'maxEndpoints',
 ]);
 const RATE_LIMIT_OPTIONS: ReadonlySet<string> = new Set(['live', 'test']);
 const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
@@ -188,6 +191,7 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 200),
     sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
+    maxEndpoints: positiveInteger(given.maxEndpoints, 'webhooks.maxEndpoints', 100),
   };
 }
 

@@ -746,3 +746,68 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
     });
   });
 });
+
+describe('the cap on endpoints per account and mode (webhooks.maxEndpoints)', () => {
+  const MAX = 3;
+  let host: TestHost;
+  let accounts = 0;
+
+  const url = 'https://hooks.example.com/cap';
+  const create = (client: ApiClient): Promise<{ status: number; body: Record<string, unknown> }> =>
+    client.post(PATH, { url, enabled_events: ['*'] });
+  const count = (accountId: string, livemode: boolean): Promise<number> =>
+    host.app.get(DataSource).getRepository(WebhookEndpointEntity).countBy({ accountId, livemode });
+  async function freshKey(mode: 'test' | 'live' = 'test'): Promise<{ accountId: string; client: ApiClient }> {
+    const accountId = `acct_cap_${++accounts}`;
+    return { accountId, client: apiClient(host, await host.createKey(accountId, mode)) };
+  }
+
+  beforeAll(async () => {
+    host = await createTestHost({ module: { worker: false, webhooks: { maxEndpoints: MAX } } });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('refuses one more with 409 conflict, creating nothing; a delete makes room again', async () => {
+    const { accountId, client } = await freshKey();
+    const created: string[] = [];
+    for (let i = 0; i < MAX; i++) {
+      const res = await create(client);
+      expect(res.status).toBe(201);
+      created.push(res.body.id as string);
+    }
+    const refused = await create(client);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: errorEnvelope('invalid_request_error', 'conflict'),
+    });
+    expect(refused.body.error).toMatchObject({ message: expect.stringContaining(`maximum of ${MAX}`) });
+    expect(await count(accountId, false)).toBe(MAX);
+
+    expect((await client.delete(`${PATH}/${created[0]}`)).status).toBe(200);
+    expect((await create(client)).status).toBe(201);
+    expect(await count(accountId, false)).toBe(MAX);
+  });
+
+  it('counts disabled endpoints, and each mode and account on its own', async () => {
+    const { accountId, client } = await freshKey();
+    for (let i = 0; i < MAX; i++) expect((await create(client)).status).toBe(201);
+    const [first] = (await client.get(PATH, { limit: 1 })).body.data as { id: string }[];
+    expect((await client.patch(`${PATH}/${first.id}`, { disabled: true })).status).toBe(200);
+    expect((await create(client)).status).toBe(409);
+
+    const live = apiClient(host, await host.createKey(accountId, 'live'));
+    expect((await create(live)).status).toBe(201);
+    const { client: other } = await freshKey();
+    expect((await create(other)).status).toBe(201);
+  });
+
+  it('holds under concurrent creations: exactly the cap is created, the rest are 409', async () => {
+    const { accountId, client } = await freshKey();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => create(client)));
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(MAX).fill(201), ...Array(12 - MAX).fill(409)]);
+    expect(await count(accountId, false)).toBe(MAX);
+  });
+});

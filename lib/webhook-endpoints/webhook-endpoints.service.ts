@@ -20,6 +20,7 @@ import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webho
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
 import { inTransaction } from '../database/in-transaction.js';
+import { checkEndpointCap } from './endpoint-cap.js';
 
 /**
  * A change to what a send uses (secret, URL, disabled, deleted) answers once no worker can still
@@ -55,7 +56,10 @@ export class WebhookEndpointsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.dataSource.getRepository(WebhookEndpointEntity).insert(endpoint);
+    await inTransaction(this.dataSource.manager, async (manager) => {
+      await checkEndpointCap(manager, key, this.options.webhooks.maxEndpoints);
+      await manager.getRepository(WebhookEndpointEntity).insert(endpoint);
+    });
     return toWebhookEndpointView(endpoint, { withSecret: true });
   }
 

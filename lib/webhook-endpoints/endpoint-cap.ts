@@ -1,0 +1,32 @@
+import type { EntityManager } from 'typeorm';
+import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import { ConflictError } from '../errors/api-error.js';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
+
+/**
+ * Refuses a new endpoint once the key's account has `max` in the key's mode, in the caller's
+ * transaction. One event fans out to every endpoint of its account, so the cap bounds what one
+ * publish writes and sends. On PostgreSQL an advisory lock per account and mode, held to the end
+ * of the transaction, makes concurrent creations count one after another (two counting at once
+ * would both see room for one); SQLite runs the module's transactions one at a time already.
+ */
+export async function checkEndpointCap(
+  manager: EntityManager,
+  key: AuthenticatedApiKey,
+  max: number,
+): Promise<void> {
+  const mode = key.livemode ? 'live' : 'test';
+  if (manager.connection.options.type === 'postgres') {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `interview_api.webhook_endpoints:${mode}:${key.accountId}`,
+    ]);
+  }
+  const count = await manager
+    .getRepository(WebhookEndpointEntity)
+    .countBy({ accountId: key.accountId, livemode: key.livemode });
+  if (count >= max) {
+    throw new ConflictError(
+      `This account already has the maximum of ${max} webhook endpoints in ${mode} mode; delete one to add another.`,
+    );
+  }
+}
