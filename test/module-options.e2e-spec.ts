@@ -160,6 +160,11 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
         { columns: { createdAt: 'madeAt' } },
       ],
       ['a filter on a JSON column', 'resources (path "score_cards")', { ...SCORE_CARDS, filters: ['notes'] }],
+      [
+        'an id column longer than a cursor carries',
+        'resources (path "score_cards")',
+        { ...SCORE_CARDS, columns: { id: 'externalRef' } },
+      ],
       // No filter reads a time: PostgreSQL would fail the statement on `starts_at=abc`.
       [
         'a filter on a time column',

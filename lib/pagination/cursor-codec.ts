@@ -27,11 +27,11 @@ interface CursorPayload {
 }
 
 const VERSION = 'c1';
-/** The longest id a cursor is issued for. */
-const MAX_ID_LENGTH = 255;
+/** The longest id a cursor is issued for, in characters. */
+export const MAX_CURSOR_ID_LENGTH = 255;
 /**
  * Longer cursors are refused unread. The payload is at most about 1,700 bytes: the fixed fields,
- * a created_at text, and an id of MAX_ID_LENGTH characters even if JSON writes each as `\uXXXX`.
+ * a created_at text, and an id of MAX_CURSOR_ID_LENGTH characters even if JSON writes each as `\uXXXX`.
  */
 const MAX_CURSOR_LENGTH = 4096;
 const PAYLOAD_KEYS = ['a', 'f', 'i', 'l', 'm', 't', 'v'];
@@ -63,9 +63,9 @@ export class CursorCodec {
   encode(position: CursorPosition, binding: CursorBinding): string {
     // Characters as a varchar counts them: code points, not UTF-16 units.
     const idLength = [...position.id].length;
-    if (idLength > MAX_ID_LENGTH) {
+    if (idLength > MAX_CURSOR_ID_LENGTH) {
       throw new Error(
-        `A list cursor carries the last row's id: ids of up to ${MAX_ID_LENGTH} characters can be ` +
+        `A list cursor carries the last row's id: ids of up to ${MAX_CURSOR_ID_LENGTH} characters can be ` +
           `paged, not "${position.id.slice(0, 40)}..." (${idLength}).`,
       );
     }

@@ -10,6 +10,7 @@ import { IdParamPipe } from '../request/id-param.pipe.js';
 import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
+import { MAX_CURSOR_ID_LENGTH } from '../pagination/cursor-codec.js';
 import { Paginator } from '../pagination/paginator.js';
 import { type ColumnValueParser, columnValueParser, typeName } from './column-value.js';
 import { filterQueryName, toResourceView } from './resource-view.js';
@@ -49,8 +50,9 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     ) {}
 
     /**
-     * A filter or column naming no column of the entity, or a filter on a column whose values the
-     * module cannot read from a query string (JSON, an array, a time), fails the boot, not every request.
+     * A filter or column naming no column of the entity, an id column longer than a cursor carries,
+     * or a filter on a column whose values the module cannot read from a query string (JSON, an
+     * array, a time), fails the boot, not every request.
      */
     onModuleInit(): void {
       const metadata = this.dataSource.getMetadata(definition.entity);
@@ -61,6 +63,13 @@ export function createResourceController(definition: ResourceDefinition): Type<u
         metadata.findColumnWithPropertyName(property) ??
         refuse(`names "${property}", which is no column property of ${metadata.name}.`);
       for (const property of Object.values(columns)) columnOf(property);
+      const idLength = Number(columnOf(columns.id).length);
+      if (idLength > MAX_CURSOR_ID_LENGTH) {
+        refuse(
+          `names "${columns.id}" as its id, a column of up to ${idLength} characters: a list cursor ` +
+            `carries the last row's id, of up to ${MAX_CURSOR_ID_LENGTH}.`,
+        );
+      }
       this.parsed = filters.map((filter) => {
         const column = columnOf(filter.property);
         const parser =

@@ -52,6 +52,10 @@ export class ScoreCardEntity {
   @Column({ type: 'simple-json', nullable: true })
   notes!: string[] | null;
 
+  /** Longer than a list cursor carries: no resource can take it as its id. */
+  @Column({ name: 'external_ref', type: 'varchar', length: 1000, nullable: true })
+  externalRef!: string | null;
+
   @Column({ name: 'created_at' })
   createdAt!: Date;
 }
