@@ -6,6 +6,7 @@ import { ApiKeysService } from './auth/api-keys.service.js';
 import { LastUsedTracker } from './auth/last-used-tracker.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { Clock } from './clock/clock.js';
+import { ClockAlignment } from './clock/clock-alignment.js';
 import { AttemptEntity } from './deliveries/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
@@ -88,6 +89,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           inject: [INTERVIEW_API_MODULE_OPTIONS],
         },
         Clock,
+        ClockAlignment,
         LastUsedTracker,
         ApiKeysService,
         RateLimiter,

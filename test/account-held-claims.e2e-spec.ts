@@ -1,7 +1,6 @@
 import { apiClient } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
-import { OpenHosts } from './support/host-app.js';
-import { eventually, OpenReceivers } from './support/receiver.js';
+import { eventually } from './support/receiver.js';
 import {
   countByWebhookId,
   createEndpoint,
@@ -9,13 +8,9 @@ import {
   publishResults,
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
+import { closedAfterEachTest } from './support/per-test.js';
 
-const hosts = new OpenHosts();
-const receivers = new OpenReceivers();
-afterEach(async () => {
-  await hosts.closeAll();
-  await receivers.closeAll();
-});
+const { hosts, receivers } = closedAfterEachTest();
 
 describe('the claims a worker holds for one account', () => {
   it("grow with the account's share of the send slots, not with its number of endpoints", async () => {

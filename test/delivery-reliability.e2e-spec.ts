@@ -11,8 +11,8 @@ import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
-import { createTestHost, OpenHosts, type TestHost, type TestHostOptions } from './support/host-app.js';
-import { eventually, OpenReceivers, Receiver } from './support/receiver.js';
+import { createTestHost, type TestHost } from './support/host-app.js';
+import { eventually, Receiver } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
 import { startTypeScriptChild } from './support/typescript-child.js';
 import {
@@ -28,15 +28,10 @@ import {
   seededRandom,
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
+import { closedAfterEachTest } from './support/per-test.js';
 
 /** Hosts and receivers of the running test. */
-const hosts = new OpenHosts();
-const receivers = new OpenReceivers();
-const boot = (options: TestHostOptions): Promise<TestHost> => hosts.start(options);
-afterEach(async () => {
-  await hosts.closeAll();
-  await receivers.closeAll();
-});
+const { hosts, receivers, boot } = closedAfterEachTest();
 
 const ACCOUNT = 'acct_reliability';
 

@@ -5,8 +5,8 @@ import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
-import { OpenHosts, type TestHost, type TestHostOptions } from './support/host-app.js';
-import { eventually, OpenReceivers } from './support/receiver.js';
+import type { TestHost } from './support/host-app.js';
+import { eventually } from './support/receiver.js';
 import {
   countByWebhookId,
   countQueueKeys,
@@ -18,19 +18,14 @@ import {
   REDIS,
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
+import { closedAfterEachTest } from './support/per-test.js';
 
 /**
  * The pending deliveries' schedule (interview_pending_deliveries) is what the sweeper and the drop
  * of an endpoint's retries look through: a pending delivery missing from it would never be sent
  * again once its queue job is lost, and a finished one left in it would be swept for nothing.
  */
-const hosts = new OpenHosts();
-const receivers = new OpenReceivers();
-const boot = (options: TestHostOptions): Promise<TestHost> => hosts.start(options);
-afterEach(async () => {
-  await hosts.closeAll();
-  await receivers.closeAll();
-});
+const { hosts, receivers, boot } = closedAfterEachTest();
 
 const ACCOUNT = 'acct_schedule';
 
