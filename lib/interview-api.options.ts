@@ -63,6 +63,8 @@ export interface InterviewApiModuleOptions {
   queuePrefix?: string;
   /** Age after which events and their deliveries are purged. Default 30 days, at most 100 years. */
   eventRetentionMs?: number;
+  /** The largest event `publish` takes, in bytes of its JSON. Default 262,144 (256 KiB). */
+  maxEventBytes?: number;
   /** Per-key request rates on /v1, shared by every process on the Redis; `false` turns them off. */
   rateLimit?: RateLimitOptions | false;
 }
@@ -85,6 +87,7 @@ export interface ResolvedOptions {
   worker: boolean;
   queuePrefix: string;
   eventRetentionMs: number;
+  maxEventBytes: number;
   rateLimit: Required<RateLimitOptions> | false;
 }
 
@@ -106,6 +109,7 @@ const TOP_LEVEL_OPTIONS: ReadonlySet<string> = new Set([
   'worker',
   'queuePrefix',
   'eventRetentionMs',
+  'maxEventBytes',
   'rateLimit',
 ]);
 const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
@@ -329,6 +333,7 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     worker: options.worker ?? true,
     queuePrefix,
     eventRetentionMs: resolveEventRetention(options.eventRetentionMs),
+    maxEventBytes: positiveInteger(options.maxEventBytes, 'maxEventBytes', 256 * 1024),
     rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

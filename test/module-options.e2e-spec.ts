@@ -120,6 +120,7 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['an unknown webhooks option', 'webhooks.timeout', { webhooks: { timeout: 5_000 } }],
       ['a bad webhooks.timeoutMs', 'webhooks.timeoutMs', { webhooks: { timeoutMs: -1 } }],
       ['a zero webhooks.maxEndpoints', 'webhooks.maxEndpoints', { webhooks: { maxEndpoints: 0 } }],
+      ['a maxEventBytes that is not an integer', 'maxEventBytes', { maxEventBytes: 1.5 }],
       ['a bad apiVersion', 'apiVersion', { apiVersion: 'latest' }],
       ['an apiVersion that is no calendar day', 'apiVersion', { apiVersion: '2026-02-30' }],
       ['a bad eventTypes entry', 'eventTypes', { eventTypes: ['Session Completed'] }],

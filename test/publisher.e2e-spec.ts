@@ -401,3 +401,40 @@ describe('EventPublisher.publish (DECISIONS.md, Events)', () => {
     });
   });
 });
+
+describe('the size of an event (maxEventBytes)', () => {
+  const MAX = 2_000;
+  let host: TestHost;
+  let publisher: EventPublisher;
+
+  /** A result with a `note`, to make its event as long as a test needs. */
+  const sized = (accountId: string, note: string): PublishEventInput => ({
+    accountId,
+    type: 'result.ready',
+    livemode: false,
+    data: { id: 'res_sized', object: 'result', note },
+  });
+
+  beforeAll(async () => {
+    host = await createTestHost({ module: { worker: false, maxEventBytes: MAX } });
+    publisher = host.app.get(EventPublisher);
+  });
+  afterAll(() => host.close());
+
+  it('takes an event of exactly the limit and refuses one byte more, writing nothing', async () => {
+    const empty = Buffer.byteLength(JSON.stringify(await publisher.publish(sized('acct_size', ''))));
+    const atLimit = await publisher.publish(sized('acct_size', 'x'.repeat(MAX - empty)));
+    expect(Buffer.byteLength(JSON.stringify(atLimit))).toBe(MAX);
+
+    const events = host.app.get(DataSource).getRepository(EventEntity);
+    const before = await events.count();
+    // Counted in bytes: one two-byte character over a note that would fit in characters.
+    const attempt = publisher.publish(sized('acct_size', `${'x'.repeat(MAX - empty - 1)}é`));
+    await expect(attempt).rejects.toBeInstanceOf(ParameterInvalidError);
+    await expect(attempt).rejects.toMatchObject({
+      param: 'data',
+      message: expect.stringContaining(`${MAX + 1} bytes`),
+    });
+    expect(await events.count()).toBe(before);
+  });
+});

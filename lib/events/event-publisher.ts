@@ -74,6 +74,15 @@ export class EventPublisher {
       created_at: now.toISOString(),
       data: { object: input.data },
     } satisfies ApiEvent);
+    // Every delivery of the event carries these bytes, and a worker holds the claimed ones in
+    // memory: an event a host let grow without bound would be paid for many times over.
+    const bytes = Buffer.byteLength(payload);
+    if (bytes > this.options.maxEventBytes) {
+      throw new ParameterInvalidError(
+        'data',
+        `The event is ${bytes} bytes as JSON, over the ${this.options.maxEventBytes} of the maxEventBytes option.`,
+      );
+    }
     // The answer is the stored JSON read back, as GET /v1/events/{id} and every webhook carry it:
     // the host's Dates become ISO strings, undefined fields go, and later changes to the host's
     // object change nothing.
