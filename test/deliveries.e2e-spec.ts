@@ -1,4 +1,7 @@
-import { EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
+import { DataSource } from 'typeorm';
+import { generateId } from '../lib/identifiers/generate-id.js';
+import { UNINDEXED_FILTER_WINDOW } from '../lib/pagination/paginator.js';
+import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
@@ -668,5 +671,52 @@ describe('deliveries of expired events', () => {
     expectResourceMissing(replay);
     expect(replay.body.error.param).toBe('delivery_id');
     expect(receiver.requests).toHaveLength(1);
+  });
+});
+
+describe('a status filter on an endpoint with many deliveries', () => {
+  let host: TestHost;
+
+  beforeAll(async () => {
+    host = await createTestHost({ module: { worker: false, webhooks: TEST_WEBHOOKS } });
+  });
+  afterAll(() => host.close());
+
+  it(`reads at most ${UNINDEXED_FILTER_WINDOW} deliveries a page, and a walk still finds each match once, in order`, async () => {
+    const { accountId, client } = await newAccount(host);
+    const endpoint = await createEndpoint(client, 'http://127.0.0.1:9/never');
+    // Newest first, 1-based: two failures in the first window of the walk, one in the second, and
+    // five deliveries beyond the second.
+    const total = 2 * UNINDEXED_FILTER_WINDOW + 5;
+    const failedRanks = [1, 5_000, UNINDEXED_FILTER_WINDOW + 5_000];
+    const base = Date.now() - total - 60_000;
+    const rows = Array.from({ length: total }, (_, i) => {
+      const rank = total - i;
+      const createdAt = new Date(base + i);
+      return {
+        id: `dlv_window${String(rank).padStart(8, '0')}`,
+        accountId,
+        livemode: false,
+        endpointId: endpoint.id,
+        eventId: generateId('evt', createdAt),
+        eventType: 'result.ready',
+        status: failedRanks.includes(rank) ? ('failed' as const) : ('succeeded' as const),
+        attempt: 1,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    });
+    const deliveries = host.app.get(DataSource).getRepository(DeliveryEntity);
+    for (let i = 0; i < rows.length; i += 500) await deliveries.insert(rows.slice(i, i + 500));
+
+    const path = `/v1/webhook_endpoints/${endpoint.id}/deliveries`;
+    const pages = await walkPages<DeliveryView>(client, path, { status: 'failed', limit: 10 });
+    expect(pages.map((page) => page.data.length)).toEqual([2, 1, 0]);
+    expect(pages.flatMap((page) => page.data.map((delivery) => delivery.id))).toEqual(
+      failedRanks.map((rank) => `dlv_window${String(rank).padStart(8, '0')}`),
+    );
+    // Without the filter nothing changes: full pages, no window.
+    const all = await client.get(path, { limit: 100 });
+    expect(all.body.data).toHaveLength(100);
   });
 });

@@ -3,7 +3,7 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { CursorCodec, type CursorBinding } from './cursor-codec.js';
+import { CursorCodec, type CursorBinding, type CursorPosition } from './cursor-codec.js';
 import type { ListEnvelope } from './list-envelope.js';
 import type { ListParams } from './list-params.js';
 
@@ -23,7 +23,17 @@ export interface PageRequest<E extends ObjectLiteral> {
   params: ListParams;
   scope: { accountId: string; livemode: boolean };
   columns?: Partial<PaginatedColumns>;
+  /** A filter no index serves, read UNINDEXED_FILTER_WINDOW rows of the list at a time. */
+  unindexed?: { condition: string; parameters: ObjectLiteral };
 }
+
+/**
+ * The most rows of a list one page of a filter no index serves reads. Unbounded, a page of a rare
+ * value (`status=failed` among a million deliveries) read every row of the list, or of the whole
+ * table, at a cost any key could ask for again at its request rate. A page that reaches the bound
+ * ends there, short or even empty, with `has_more` and a cursor at the last row it read.
+ */
+export const UNINDEXED_FILTER_WINDOW = 10_000;
 
 const DEFAULT_COLUMNS: PaginatedColumns = {
   id: 'id',
@@ -132,20 +142,48 @@ export class Paginator {
       .addSelect(`CAST(${createdAt} AS TEXT)`, CURSOR_COLUMN)
       .orderBy(createdAt, 'DESC')
       .addOrderBy(id, 'DESC')
-      .take(undefined)
-      .limit(params.limit + 1);
+      .take(undefined);
+    let windowEnd: CursorPosition | null = null;
+    if (request.unindexed) {
+      windowEnd = await this.windowEnd(query, createdAt, id);
+      if (windowEnd) {
+        query.andWhere(`(${createdAt}, ${id}) >= (:pageWindowCreatedAt, :pageWindowId)`, {
+          pageWindowCreatedAt: windowEnd.createdAt,
+          pageWindowId: windowEnd.id,
+        });
+      }
+      query.andWhere(request.unindexed.condition, request.unindexed.parameters);
+    }
+    query.limit(params.limit + 1);
 
     const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
-    const hasMore = entities.length > params.limit;
-    const rows = hasMore ? entities.slice(0, params.limit) : entities;
-    let nextCursor: string | null = null;
-    if (hasMore) {
-      const last = rows[rows.length - 1];
-      nextCursor = this.codec.encode(
-        { createdAt: String(raw[rows.length - 1][CURSOR_COLUMN]), id: String(last[columns.id]) },
-        binding,
-      );
-    }
-    return { object: 'list', data: rows.map(toView), has_more: hasMore, next_cursor: nextCursor };
+    const full = entities.length > params.limit;
+    const rows = full ? entities.slice(0, params.limit) : entities;
+    const last = rows[rows.length - 1];
+    const next = full
+      ? { createdAt: String(raw[rows.length - 1][CURSOR_COLUMN]), id: String(last[columns.id]) }
+      : windowEnd;
+    return {
+      object: 'list',
+      data: rows.map(toView),
+      has_more: next !== null,
+      next_cursor: next && this.codec.encode(next, binding),
+    };
+  }
+
+  /** The last row a page of an unindexed filter reads, if the list goes that far. */
+  private async windowEnd<E extends ObjectLiteral>(
+    query: SelectQueryBuilder<E>,
+    createdAt: string,
+    id: string,
+  ): Promise<CursorPosition | null> {
+    const row = await query
+      .clone()
+      .select(`CAST(${createdAt} AS TEXT)`, 'created_at')
+      .addSelect(id, 'id')
+      .offset(UNINDEXED_FILTER_WINDOW - 1)
+      .limit(1)
+      .getRawOne<{ created_at: unknown; id: unknown }>();
+    return row ? { createdAt: String(row.created_at), id: String(row.id) } : null;
   }
 }
