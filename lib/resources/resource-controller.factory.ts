@@ -13,6 +13,7 @@ import { parseListParams } from '../pagination/list-params.js';
 import { MAX_CURSOR_ID_LENGTH } from '../pagination/cursor-codec.js';
 import { Paginator } from '../pagination/paginator.js';
 import { type ColumnValueParser, columnValueParser, typeName } from './column-value.js';
+import { listIndexServes } from './filter-index.js';
 import { filterQueryName, toResourceView } from './resource-view.js';
 
 type View = Record<string, unknown>;
@@ -21,6 +22,12 @@ type View = Record<string, unknown>;
 interface Filter {
   property: string;
   name: string;
+}
+
+/** A filter as a list reads it: its values' parser, and whether an index lists one value in order. */
+interface ParsedFilter extends Filter {
+  parser: ColumnValueParser;
+  indexed: boolean;
 }
 
 /** `GET /v1/<path>` and `GET /v1/<path>/:id` over a host entity, scoped to the key's account and mode. */
@@ -41,7 +48,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
   @RequireScopes(definition.scope)
   class ResourceController implements OnModuleInit {
     /** The filters with the parsers of their values, and the parser of the public id. */
-    private parsed: (Filter & { parser: ColumnValueParser })[] = [];
+    private parsed: ParsedFilter[] = [];
     private idParser: ColumnValueParser = { expected: 'a string', parse: (raw) => raw };
 
     constructor(
@@ -79,7 +86,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
               'which no filter reads: filters take text, integer, float, decimal, boolean, timestamp, date, ' +
               'uuid and enum columns.',
           );
-        return { ...filter, parser };
+        return { ...filter, parser, indexed: listIndexServes(metadata, columns, filter.property) };
       });
       this.idParser = columnValueParser(columnOf(columns.id)) ?? this.idParser;
     }
@@ -96,15 +103,32 @@ export function createResourceController(definition: ResourceDefinition): Type<u
       const builder = this.dataSource
         .getRepository<ObjectLiteral>(definition.entity)
         .createQueryBuilder('resource');
-      for (const { name, property, parser } of this.parsed) {
+      // One filter at most is read through its index; the others are read within the Paginator's
+      // window, as is a filter no index serves.
+      let throughIndex = false;
+      const unindexed: string[] = [];
+      const parameters: Record<string, unknown> = {};
+      for (const { name, property, parser, indexed } of this.parsed) {
         const raw = params.filters[name];
         if (raw === undefined) continue;
         const value = parser.parse(raw);
         if (value === undefined) throw new ParameterInvalidError(name, `${name} must be ${parser.expected}.`);
-        builder.andWhere(`resource.${property} = :filter_${name}`, { [`filter_${name}`]: value });
+        const condition = `resource.${property} = :filter_${name}`;
+        parameters[`filter_${name}`] = value;
+        if (indexed && !throughIndex) {
+          throughIndex = true;
+          builder.andWhere(condition, parameters);
+        } else unindexed.push(condition);
       }
       return this.paginator.page(
-        { list: definition.path, query: builder, params, scope: key, columns },
+        {
+          list: definition.path,
+          query: builder,
+          params,
+          scope: key,
+          columns,
+          unindexed: unindexed.length > 0 ? { condition: unindexed.join(' AND '), parameters } : undefined,
+        },
         (row) => toResourceView(definition, row),
       );
     }

@@ -8,6 +8,8 @@ export type InterviewSessionStatus = 'in_progress' | 'completed';
  */
 @Entity({ name: 'demo_interview_sessions' })
 @Index(['accountId', 'livemode', 'createdAt', 'id'])
+// Lists one status in page order, so that GET /v1/sessions?status=... reads it through an index.
+@Index(['accountId', 'livemode', 'status', 'createdAt', 'id'])
 export class InterviewSession {
   /** `ses_` and 24 random hex characters: ids are the host's business, the module only reads them. */
   @PrimaryColumn({ type: 'varchar', length: 40 })

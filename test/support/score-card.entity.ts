@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { ResourceDefinition } from '../../lib/index.js';
 
 /**
@@ -6,6 +6,8 @@ import type { ResourceDefinition } from '../../lib/index.js';
  * a timestamp, an enum, a time, JSON), exposed under /v1/score_cards: filter values must fit their column.
  */
 @Entity({ name: 'host_score_cards' })
+// The index that lists one stage in page order: the stage filter is read through it.
+@Index(['accountId', 'livemode', 'stage', 'createdAt', 'id'])
 export class ScoreCardEntity {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
