@@ -48,6 +48,18 @@ describe("the module's clock and the database's", () => {
   );
 
   onPostgres(
+    "keeps to the database's time when the process clock is corrected between readings",
+    async () => {
+      const clock = new ProcessClockOff(-70_000);
+      await boot({ module: { worker: false }, clock });
+      expect(Math.abs(clock.now().getTime() - Date.now())).toBeLessThan(CLOCK_TOLERANCE_MS);
+      // NTP steps the process clock right; the next reading is up to a minute away.
+      clock.offMs = 0;
+      expect(Math.abs(clock.now().getTime() - Date.now())).toBeLessThan(CLOCK_TOLERANCE_MS);
+    },
+  );
+
+  onPostgres(
     "leaves a worker whose clock runs past another's lease neither sweeping nor claiming that worker's live delivery",
     async () => {
       const db = await TestDatabase.create();

@@ -57,7 +57,7 @@ describe('host resource filters on long lists', () => {
         accountId: 'acct_long',
         livemode: false,
         reviewerId: randomUUID(),
-        score: 50,
+        score: matchRanks.includes(i + 1) ? 95 : 50,
         archived: false,
         rating: '3.0',
         total: '1',
@@ -81,11 +81,15 @@ describe('host resource filters on long lists', () => {
     // With a second filter, only one is read through an index: the other within the window.
     const both = await walkPages<{ id: string }>(client, '/v1/score_cards', {
       stage: 'final',
-      score: 50,
+      score: 95,
       limit: 10,
     });
     expect(both.flatMap((page) => page.data.map((card) => card.id))).toEqual(
       matchRanks.map((rank) => cards[rank - 1].id),
     );
+
+    // A partial index lists some values only: the score filter alone is read within the window.
+    const byScore = await walkPages<{ id: string }>(client, '/v1/score_cards', { score: 95, limit: 10 });
+    expect(byScore.map((page) => page.data.length)).toEqual([1, 1]);
   });
 });

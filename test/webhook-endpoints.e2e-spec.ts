@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { DeliveryEntity, EventPublisher, WebhookEndpointEntity } from '../lib/index.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
+import { DB_KIND } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually, Receiver } from './support/receiver.js';
 
@@ -803,11 +804,38 @@ describe('the cap on endpoints per account and mode (webhooks.maxEndpoints)', ()
     expect((await create(other)).status).toBe(201);
   });
 
-  it('holds under concurrent creations: exactly the cap is created, the rest are 409', async () => {
-    const { accountId, client } = await freshKey();
+  /** Twelve creations at once in a fresh account: exactly the cap is created, the rest are 409. */
+  async function expectCapHeldUnderConcurrency(on: TestHost): Promise<void> {
+    const accountId = `acct_cap_${++accounts}`;
+    const client = apiClient(on, await on.createKey(accountId, 'test'));
     const answers = await Promise.all(Array.from({ length: 12 }, () => create(client)));
     const statuses = answers.map((res) => res.status).sort();
     expect(statuses).toEqual([...Array(MAX).fill(201), ...Array(12 - MAX).fill(409)]);
-    expect(await count(accountId, false)).toBe(MAX);
+    const created = await on.app
+      .get(DataSource)
+      .getRepository(WebhookEndpointEntity)
+      .countBy({ accountId, livemode: false });
+    expect(created).toBe(MAX);
+  }
+
+  it('holds under concurrent creations: exactly the cap is created, the rest are 409', async () => {
+    await expectCapHeldUnderConcurrency(host);
   });
+
+  (DB_KIND === 'postgres' ? it : it.skip)(
+    'holds under concurrent creations on a PostgreSQL database whose default isolation is REPEATABLE READ',
+    async () => {
+      const repeatable = await createTestHost({
+        module: { worker: false, webhooks: { maxEndpoints: MAX } },
+        isolation: 'repeatable read',
+      });
+      try {
+        const [setting] = await repeatable.app.get(DataSource).query('SHOW default_transaction_isolation');
+        expect(setting.default_transaction_isolation).toBe('repeatable read');
+        await expectCapHeldUnderConcurrency(repeatable);
+      } finally {
+        await repeatable.close();
+      }
+    },
+  );
 });

@@ -18,7 +18,7 @@ interface DatabaseTime {
 /**
  * Keeps the module's Clock on PostgreSQL's clock: at start and every minute it reads the
  * database's time and, when this process's clock is off by more than the tolerance, makes the
- * Clock add the difference. A worker whose clock ran a minute ahead would otherwise take over the
+ * Clock count on from that reading. A worker whose clock ran a minute ahead would otherwise take over the
  * live claims of other workers (their leases over by its clock) and send those deliveries twice;
  * one behind would leave deliveries due by every other process's clock unclaimed. SQLite has no
  * clock of its own: its processes share their machine's.
@@ -45,26 +45,35 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
     this.stop?.();
   }
 
-  /** Reads the database's clock once; answers the offset the Clock follows from now on. */
+  /**
+   * Reads the database's clock once; answers how far the module's time is from the process's from
+   * now on (0 when they agree within the tolerance).
+   */
   async align(): Promise<number> {
-    const before = this.clock.processTime();
+    const previous = this.clock.offset;
+    const before = performance.now();
+    const processBefore = this.clock.processTime();
     const [row] = await this.dataSource.query<DatabaseTime[]>(
       'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms',
     );
-    const after = this.clock.processTime();
-    if (after - before > CLOCK_TOLERANCE_MS) return this.clock.offset;
-    const measured = Number(row.ms) - (before + after) / 2;
-    const offset = Math.abs(measured) <= CLOCK_TOLERANCE_MS ? 0 : Math.round(measured);
-    if (Math.abs(offset - this.clock.offset) <= CLOCK_TOLERANCE_MS) return this.clock.offset;
-    this.clock.follow(offset);
-    if (offset === 0) this.logger.log("This process's clock agrees with the database's again.");
-    else {
-      const seconds = (Math.abs(offset) / 1000).toFixed(1);
+    const after = performance.now();
+    if (after - before > CLOCK_TOLERANCE_MS) return previous;
+    const databaseMs = Number(row.ms);
+    const measured = Math.round(databaseMs - (processBefore + this.clock.processTime()) / 2);
+    if (Math.abs(measured) <= CLOCK_TOLERANCE_MS) {
+      this.clock.follow(null);
+      if (previous !== 0) this.logger.log("This process's clock agrees with the database's again.");
+      return 0;
+    }
+    // Taken at every reading while the clocks disagree, so the monotonic clock's drift never adds up.
+    this.clock.follow({ databaseMs, monotonicMs: (before + after) / 2 });
+    if (Math.abs(measured - previous) > CLOCK_TOLERANCE_MS) {
+      const seconds = (Math.abs(measured) / 1000).toFixed(1);
       this.logger.warn(
-        `This process's clock is ${seconds} s ${offset < 0 ? 'ahead of' : 'behind'} the database's: ` +
+        `This process's clock is ${seconds} s ${measured < 0 ? 'ahead of' : 'behind'} the database's: ` +
           "the module's times follow the database's.",
       );
     }
-    return offset;
+    return measured;
   }
 }

@@ -12,5 +12,8 @@ export function listIndexServes(
   property: string,
 ): boolean {
   const wanted = [columns.accountId, columns.livemode, property, columns.createdAt, columns.id];
-  return metadata.indices.some((index) => wanted.every((path, i) => index.columns[i]?.propertyPath === path));
+  // A partial index (`where`) lists some values only.
+  return metadata.indices.some(
+    (index) => !index.where && wanted.every((path, i) => index.columns[i]?.propertyPath === path),
+  );
 }

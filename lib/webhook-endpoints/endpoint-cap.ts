@@ -4,8 +4,8 @@ import { ConflictError } from '../errors/api-error.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 /**
- * Refuses a new endpoint once the key's account has `max` in the key's mode, in the caller's
- * transaction. One event fans out to every endpoint of its account, so the cap bounds what one
+ * Refuses a new endpoint once the key's account has `max` in the key's mode, as the first statements
+ * of the caller's transaction. One event fans out to every endpoint of its account, so the cap bounds what one
  * publish writes and sends. On PostgreSQL an advisory lock per account and mode, held to the end
  * of the transaction, makes concurrent creations count one after another (two counting at once
  * would both see room for one); SQLite runs the module's transactions one at a time already.
@@ -17,6 +17,10 @@ export async function checkEndpointCap(
 ): Promise<void> {
   const mode = key.livemode ? 'live' : 'test';
   if (manager.connection.options.type === 'postgres') {
+    // The count must see what the lock's last holder committed, whatever the database's default
+    // isolation: a snapshot taken before the lock was granted would not. Only a transaction's first
+    // statement can set it, and this is the first of the endpoint's creation.
+    await manager.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `interview_api.webhook_endpoints:${mode}:${key.accountId}`,
     ]);

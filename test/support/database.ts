@@ -33,8 +33,15 @@ export class TestDatabase {
     return new TestDatabase(kind, name);
   }
 
-  options(extra: { synchronize?: boolean } = {}): DataSourceOptions {
+  /**
+   * `isolation` sets PostgreSQL's default_transaction_isolation for every connection, as a host
+   * may set it for its database.
+   */
+  options(extra: { synchronize?: boolean; isolation?: 'repeatable read' } = {}): DataSourceOptions {
     const synchronize = extra.synchronize ?? true;
+    const settings = extra.isolation
+      ? ` -c default_transaction_isolation=${extra.isolation.replace(' ', '\\ ')}`
+      : '';
     if (this.kind === 'postgres') {
       return {
         type: 'postgres',
@@ -44,7 +51,7 @@ export class TestDatabase {
         database: PG.database,
         schema: this.name,
         synchronize,
-        extra: { max: 10, options: `-c search_path=${this.name}` },
+        extra: { max: 10, options: `-c search_path=${this.name}${settings}` },
       };
     }
     return { type: 'better-sqlite3', database: this.sqliteFile(), synchronize, enableWAL: true };

@@ -74,6 +74,8 @@ export interface TestHostOptions {
   globalPrefix?: string;
   /** The host DataSource's query cache (TypeORM's `cache` option). */
   cache?: DataSourceOptions['cache'];
+  /** PostgreSQL's default isolation for the host's connections (READ COMMITTED unless given). */
+  isolation?: 'repeatable read';
   /** The host's `app.enableVersioning`, set before init as a host sets it. */
   versioning?: VersioningOptions;
 }
@@ -84,7 +86,11 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
 
   @Module({
     imports: [
-      TypeOrmModule.forRoot({ ...db.options(), autoLoadEntities: true, cache: options.cache }),
+      TypeOrmModule.forRoot({
+        ...db.options({ isolation: options.isolation }),
+        autoLoadEntities: true,
+        cache: options.cache,
+      }),
       TypeOrmModule.forFeature([SessionEntity, ...(options.entities ?? [])]),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',

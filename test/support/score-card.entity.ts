@@ -8,6 +8,8 @@ import type { ResourceDefinition } from '../../lib/index.js';
 @Entity({ name: 'host_score_cards' })
 // The index that lists one stage in page order: the stage filter is read through it.
 @Index(['accountId', 'livemode', 'stage', 'createdAt', 'id'])
+// Partial: it lists high scores only, so the score filter is not read through it.
+@Index(['accountId', 'livemode', 'score', 'createdAt', 'id'], { where: 'score > 90' })
 export class ScoreCardEntity {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
