@@ -59,13 +59,6 @@ describe("the module's clock and the database's", () => {
     },
   );
 
-  onPostgres('keeps to its time when a process clock that agreed is stepped between readings', async () => {
-    const clock = new ProcessClockOff(0);
-    await boot({ module: { worker: false }, clock });
-    clock.offMs = 70_000;
-    expect(Math.abs(clock.now().getTime() - Date.now())).toBeLessThan(CLOCK_TOLERANCE_MS);
-  });
-
   onPostgres(
     "leaves a worker whose clock runs past another's lease neither sweeping nor claiming that worker's live delivery",
     async () => {

@@ -17,18 +17,16 @@ interface DatabaseTime {
 
 /**
  * Keeps the module's Clock on PostgreSQL's clock: at start and every minute it reads the
- * database's time and makes the Clock count on from that reading when this process's clock is off
- * by more than the tolerance, from the process's own time when not. A worker whose clock ran a
- * minute ahead would otherwise take over the live claims of other workers (their leases over by its
- * clock) and send those deliveries twice; one behind would leave deliveries due by every other
- * process's clock unclaimed. SQLite has no clock of its own: its processes share their machine's.
+ * database's time and, when this process's clock is off by more than the tolerance, makes the
+ * Clock count on from that reading. A worker whose clock ran a minute ahead would otherwise take over the
+ * live claims of other workers (their leases over by its clock) and send those deliveries twice;
+ * one behind would leave deliveries due by every other process's clock unclaimed. SQLite has no
+ * clock of its own: its processes share their machine's.
  */
 @Injectable()
 export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private stop: (() => void) | null = null;
-  /** The database's time less the process's at the last reading that could tell; 0 within the tolerance. */
-  private offMs = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -52,26 +50,23 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
    * now on (0 when they agree within the tolerance).
    */
   async align(): Promise<number> {
+    const previous = this.clock.offset;
     const before = performance.now();
     const processBefore = this.clock.processTime();
     const [row] = await this.dataSource.query<DatabaseTime[]>(
       'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms',
     );
     const after = performance.now();
-    if (after - before > CLOCK_TOLERANCE_MS) return this.offMs;
-    const processMs = (processBefore + this.clock.processTime()) / 2;
+    if (after - before > CLOCK_TOLERANCE_MS) return previous;
     const databaseMs = Number(row.ms);
-    const measured = Math.round(databaseMs - processMs);
-    const monotonicMs = (before + after) / 2;
-    const previous = this.offMs;
+    const measured = Math.round(databaseMs - (processBefore + this.clock.processTime()) / 2);
     if (Math.abs(measured) <= CLOCK_TOLERANCE_MS) {
-      this.clock.follow({ timeMs: processMs, monotonicMs });
-      this.offMs = 0;
+      this.clock.follow(null);
       if (previous !== 0) this.logger.log("This process's clock agrees with the database's again.");
       return 0;
     }
-    this.clock.follow({ timeMs: databaseMs, monotonicMs });
-    this.offMs = measured;
+    // Taken at every reading while the clocks disagree, so the monotonic clock's drift never adds up.
+    this.clock.follow({ databaseMs, monotonicMs: (before + after) / 2 });
     if (Math.abs(measured - previous) > CLOCK_TOLERANCE_MS) {
       const seconds = (Math.abs(measured) / 1000).toFixed(1);
       this.logger.warn(

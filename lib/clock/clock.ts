@@ -1,26 +1,26 @@
 import { Injectable } from '@nestjs/common';
 
-/** A time in Unix milliseconds, and this process's monotonic time when it was read. */
-export interface ClockReading {
-  timeMs: number;
+/** The database's time, and this process's monotonic time when it was read. */
+export interface DatabaseReading {
+  databaseMs: number;
   monotonicMs: number;
 }
 
 /**
  * The module's one source of time, so that every timestamp of one operation agrees. On PostgreSQL
- * it counts on with the monotonic clock from its last reading (ClockAlignment): the database's time
- * when this process's clock is off, the process's own when they agree. Claims, leases and due times
- * written by one process are read by others, so a process whose clock is off, or is stepped
- * between two readings (NTP, a resumed machine), must not judge them by it.
+ * it follows the database's clock when this process's is off (ClockAlignment): claims, leases and
+ * due times written by one process are read by others, so a process whose own clock is off must not
+ * judge them by it. While it follows, it counts on from the last reading with the monotonic clock,
+ * so a correction of the process's clock between readings (NTP, a resumed machine) moves nothing.
  */
 @Injectable()
 export class Clock {
-  private reading: ClockReading | null = null;
+  private reading: DatabaseReading | null = null;
 
   now(): Date {
     const reading = this.reading;
     return new Date(
-      reading ? reading.timeMs + (performance.now() - reading.monotonicMs) : this.processTime(),
+      reading ? reading.databaseMs + (performance.now() - reading.monotonicMs) : this.processTime(),
     );
   }
 
@@ -29,13 +29,13 @@ export class Clock {
     return Date.now();
   }
 
-  /** How far `now` is from the process's time. */
+  /** How far `now` is from the process's time: 0 while they agree. */
   get offset(): number {
-    return this.now().getTime() - this.processTime();
+    return this.reading ? this.now().getTime() - this.processTime() : 0;
   }
 
-  /** Counts on from `reading` from now on. */
-  follow(reading: ClockReading): void {
+  /** Follows the database's time from `reading` on, or the process's own again (null). */
+  follow(reading: DatabaseReading | null): void {
     this.reading = reading;
   }
 }
