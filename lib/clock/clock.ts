@@ -11,7 +11,8 @@ export interface DatabaseReading {
  * it follows the database's clock when this process's is off (ClockAlignment): claims, leases and
  * due times written by one process are read by others, so a process whose own clock is off must not
  * judge them by it. While it follows, it counts on from the last reading with the monotonic clock,
- * so a correction of the process's clock between readings (NTP, a resumed machine) moves nothing.
+ * so a correction of the process's clock between readings (NTP stepping it right) moves nothing.
+ * Only then: the monotonic clock stops while the machine is suspended, the process's does not.
  */
 @Injectable()
 export class Clock {
