@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { Clock } from '../lib/clock/clock.js';
-import { CLOCK_TOLERANCE_MS, ClockAlignment } from '../lib/clock/clock-alignment.js';
+import { Clock, CLOCK_TOLERANCE_MS } from '../lib/clock/clock.js';
+import { ClockAlignment } from '../lib/clock/clock-alignment.js';
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
 import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
@@ -58,6 +58,25 @@ describe("the module's clock and the database's", () => {
       expect(Math.abs(clock.now().getTime() - Date.now())).toBeLessThan(CLOCK_TOLERANCE_MS);
     },
   );
+
+  /** The module's time as soon as it is within the tolerance of the real time again. */
+  const backOnTime = (clock: Clock): Promise<true> =>
+    eventually(async () => Math.abs(clock.now().getTime() - Date.now()) < CLOCK_TOLERANCE_MS, 2_000);
+
+  onPostgres('reads the database again at once when a process clock that agreed is stepped', async () => {
+    const clock = new ProcessClockOff(0);
+    await boot({ module: { worker: false }, clock });
+    clock.offMs = 70_000;
+    await backOnTime(clock);
+  });
+
+  onPostgres('reads the database again at once after a suspend, while it follows the database', async () => {
+    const clock = new ProcessClockOff(-70_000);
+    await boot({ module: { worker: false }, clock });
+    // The monotonic clock stopped for 30 s while the machine slept; the process's clock did not.
+    clock.suspendedMs = 30_000;
+    await backOnTime(clock);
+  });
 
   onPostgres(
     "leaves a worker whose clock runs past another's lease neither sweeping nor claiming that worker's live delivery",

@@ -1,14 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from './clock.js';
+import { Clock, CLOCK_TOLERANCE_MS } from './clock.js';
 import { every } from './every.js';
 
-/**
- * Offsets up to this are left alone (NTP keeps clocks far closer, and a claim takes a delivery up to
- * 1 s before it is due); so is a reading whose round trip took longer, as too uncertain.
- */
-export const CLOCK_TOLERANCE_MS = 250;
 const INTERVAL_MS = 60_000;
 
 interface DatabaseTime {
@@ -16,17 +11,21 @@ interface DatabaseTime {
 }
 
 /**
- * Keeps the module's Clock on PostgreSQL's clock: at start and every minute it reads the
- * database's time and, when this process's clock is off by more than the tolerance, makes the
- * Clock count on from that reading. A worker whose clock ran a minute ahead would otherwise take over the
- * live claims of other workers (their leases over by its clock) and send those deliveries twice;
- * one behind would leave deliveries due by every other process's clock unclaimed. SQLite has no
- * clock of its own: its processes share their machine's.
+ * Keeps the module's Clock on PostgreSQL's clock: at start, every minute, and at once when the
+ * Clock sees the process's clock and the monotonic one move apart, it reads the database's time;
+ * when this process's clock is off by more than the tolerance, the Clock counts on from that
+ * reading. A worker whose clock ran a minute ahead would otherwise take over the live claims of
+ * other workers (their leases over by its clock) and send those deliveries twice; one behind would
+ * leave deliveries due by every other process's clock unclaimed. SQLite has no clock of its own: its
+ * processes share their machine's.
  */
 @Injectable()
 export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private stop: (() => void) | null = null;
+  private aligning: Promise<unknown> | null = null;
+  /** The database's time less the process's at the last reading that could tell; 0 within the tolerance. */
+  private offMs = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -35,14 +34,25 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (this.dataSource.options.type !== 'postgres') return;
-    const failed = (error: unknown): void =>
-      this.logger.warn(`Could not read the database's clock: ${String(error)}`);
-    await this.align().catch(failed);
-    this.stop = every(INTERVAL_MS, () => this.align(), failed);
+    await this.realign();
+    // realign logs its own failures.
+    this.stop = every(
+      INTERVAL_MS,
+      () => this.realign(),
+      () => undefined,
+    );
   }
 
   onApplicationShutdown(): void {
     this.stop?.();
+  }
+
+  /** A reading now, unless one is under way; a failure is logged. */
+  private realign(): Promise<unknown> {
+    this.aligning ??= this.align()
+      .catch((error: unknown) => this.logger.warn(`Could not read the database's clock: ${String(error)}`))
+      .finally(() => (this.aligning = null));
+    return this.aligning;
   }
 
   /**
@@ -50,30 +60,32 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
    * now on (0 when they agree within the tolerance).
    */
   async align(): Promise<number> {
-    const previous = this.clock.offset;
-    const before = performance.now();
+    const previous = this.offMs;
+    const before = this.clock.monotonicTime();
     const processBefore = this.clock.processTime();
     const [row] = await this.dataSource.query<DatabaseTime[]>(
       'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms',
     );
-    const after = performance.now();
+    const after = this.clock.monotonicTime();
     if (after - before > CLOCK_TOLERANCE_MS) return previous;
+    const processMs = (processBefore + this.clock.processTime()) / 2;
     const databaseMs = Number(row.ms);
-    const measured = Math.round(databaseMs - (processBefore + this.clock.processTime()) / 2);
-    if (Math.abs(measured) <= CLOCK_TOLERANCE_MS) {
-      this.clock.follow(null);
+    const measured = Math.round(databaseMs - processMs);
+    const agree = Math.abs(measured) <= CLOCK_TOLERANCE_MS;
+    this.offMs = agree ? 0 : measured;
+    this.clock.follow(
+      { databaseMs: agree ? null : databaseMs, processMs, monotonicMs: (before + after) / 2 },
+      () => void this.realign(),
+    );
+    if (agree) {
       if (previous !== 0) this.logger.log("This process's clock agrees with the database's again.");
-      return 0;
-    }
-    // Taken at every reading while the clocks disagree, so the monotonic clock's drift never adds up.
-    this.clock.follow({ databaseMs, monotonicMs: (before + after) / 2 });
-    if (Math.abs(measured - previous) > CLOCK_TOLERANCE_MS) {
+    } else if (Math.abs(measured - previous) > CLOCK_TOLERANCE_MS) {
       const seconds = (Math.abs(measured) / 1000).toFixed(1);
       this.logger.warn(
         `This process's clock is ${seconds} s ${measured < 0 ? 'ahead of' : 'behind'} the database's: ` +
           "the module's times follow the database's.",
       );
     }
-    return measured;
+    return this.offMs;
   }
 }

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 
-/** The database's time, and this process's monotonic time when it was read. */
-export interface DatabaseReading {
-  databaseMs: number;
+/**
+ * How far two clocks may be apart, or move apart between two readings, before the module acts:
+ * NTP keeps clocks far closer, and a claim takes a delivery up to 1 s before it is due.
+ */
+export const CLOCK_TOLERANCE_MS = 250;
+
+/**
+ * A reading of the database's clock: its time when this process's was off from it (null when they
+ * agreed), and the process's and the monotonic time then.
+ */
+export interface ClockReading {
+  databaseMs: number | null;
+  processMs: number;
   monotonicMs: number;
 }
 
@@ -11,18 +21,26 @@ export interface DatabaseReading {
  * it follows the database's clock when this process's is off (ClockAlignment): claims, leases and
  * due times written by one process are read by others, so a process whose own clock is off must not
  * judge them by it. While it follows, it counts on from the last reading with the monotonic clock,
- * so a correction of the process's clock between readings (NTP stepping it right) moves nothing.
- * Only then: the monotonic clock stops while the machine is suspended, the process's does not.
+ * so a correction of the process's clock (NTP stepping it right) moves nothing. When the process's
+ * clock and the monotonic one move apart after a reading (a step of the one, a suspended machine,
+ * where the other stops), it asks for a new reading at once.
  */
 @Injectable()
 export class Clock {
-  private reading: DatabaseReading | null = null;
+  private reading: ClockReading | null = null;
+  private onDrift: (() => void) | null = null;
 
   now(): Date {
     const reading = this.reading;
-    return new Date(
-      reading ? reading.databaseMs + (performance.now() - reading.monotonicMs) : this.processTime(),
-    );
+    const processMs = this.processTime();
+    if (!reading) return new Date(processMs);
+    const elapsed = this.monotonicTime() - reading.monotonicMs;
+    if (this.onDrift && Math.abs(processMs - reading.processMs - elapsed) > CLOCK_TOLERANCE_MS) {
+      const drifted = this.onDrift;
+      this.onDrift = null;
+      drifted();
+    }
+    return new Date(reading.databaseMs === null ? processMs : reading.databaseMs + elapsed);
   }
 
   /** This process's own time, in Unix milliseconds. */
@@ -30,13 +48,14 @@ export class Clock {
     return Date.now();
   }
 
-  /** How far `now` is from the process's time: 0 while they agree. */
-  get offset(): number {
-    return this.reading ? this.now().getTime() - this.processTime() : 0;
+  /** This process's monotonic time, in milliseconds from an arbitrary origin. */
+  monotonicTime(): number {
+    return performance.now();
   }
 
-  /** Follows the database's time from `reading` on, or the process's own again (null). */
-  follow(reading: DatabaseReading | null): void {
+  /** Keeps to `reading` from now on; `onDrift` once if the clocks move apart after it. */
+  follow(reading: ClockReading, onDrift: () => void): void {
     this.reading = reading;
+    this.onDrift = onDrift;
   }
 }

@@ -6,11 +6,18 @@ import { Clock } from '../../lib/clock/clock.js';
  * database's clock).
  */
 export class ProcessClockOff extends Clock {
+  /** How much of the process's time the monotonic clock has missed, as over a suspended machine. */
+  suspendedMs = 0;
+
   constructor(public offMs: number) {
     super();
   }
 
   override processTime(): number {
     return Date.now() + this.offMs;
+  }
+
+  override monotonicTime(): number {
+    return performance.now() - this.suspendedMs;
   }
 }
