@@ -1,12 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { generateId } from '../lib/identifiers/generate-id.js';
 import { Paginator, parseListParams } from '../lib/index.js';
 import { CursorCodec } from '../lib/pagination/cursor-codec.js';
 import { expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
 import { CURSOR_SECRET, createTestHost, type TestHost } from './support/host-app.js';
 import { SessionEntity } from './support/session.entity.js';
-import { insertSessions, newestFirst } from './support/sessions.js';
+import { insertSessions, insertSessionStoredAs, newestFirst } from './support/sessions.js';
 
 type Query = [string, string][];
 
@@ -316,26 +315,19 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
 
     it("compares rows stored to the whole second (SQLite's datetime default) as the instants they are", async () => {
       const key = await host.createKey('acct_seconds', 'test', ['results:read']);
-      const repository = host.app.get(DataSource).getRepository(SessionEntity);
       // A @CreateDateColumn's default on SQLite, datetime('now'), stores no fraction of a second;
       // TypeORM writes milliseconds. The same instant is here in both forms, among its neighbours.
       const stored = ['10:00:27', '10:00:28', '10:00:28.000', '10:00:28.500', '10:00:29'];
       const inserted: string[] = [];
       for (const time of stored) {
-        const id = generateId('ses', new Date(`2026-01-08T${time}Z`));
-        inserted.push(id);
-        await repository
-          .createQueryBuilder()
-          .insert()
-          .values({
-            id,
-            accountId: 'acct_seconds',
-            livemode: false,
-            status: 'completed',
-            candidateName: 'Seconds',
-            createdAt: () => `'2026-01-08 ${time}'`,
-          })
-          .execute();
+        inserted.push(
+          await insertSessionStoredAs(
+            host,
+            'acct_seconds',
+            new Date(`2026-01-08T${time}Z`),
+            `2026-01-08 ${time}`,
+          ),
+        );
       }
       const listed = async (query: Query): Promise<string[]> => {
         const res = await list(key, [...query, ['limit', '100']]).expect(200);
@@ -556,25 +548,13 @@ describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.
 
     it('orders and walks sessions that differ by microseconds only', async () => {
       const key = await host.createKey('acct_micro', 'test', ['results:read']);
-      const repository = host.app.get(DataSource).getRepository(SessionEntity);
       const micros = ['100', '250', '251', '900', '999'];
       const base = new Date(Date.UTC(2026, 0, 7, 8, 0, 0, 123));
       const inserted: string[] = [];
       for (const micro of micros) {
-        const id = generateId('ses', base);
-        inserted.push(id);
-        await repository
-          .createQueryBuilder()
-          .insert()
-          .values({
-            id,
-            accountId: 'acct_micro',
-            livemode: false,
-            status: 'completed',
-            candidateName: 'Micro',
-            createdAt: () => `'2026-01-07 08:00:00.123${micro}'`,
-          })
-          .execute();
+        inserted.push(
+          await insertSessionStoredAs(host, 'acct_micro', base, `2026-01-07 08:00:00.123${micro}`),
+        );
       }
       const walked = await walk(key, 1);
       expect(walked.ids).toEqual([...inserted].reverse());

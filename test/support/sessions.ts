@@ -31,6 +31,34 @@ export async function insertSessions(host: TestHost, seeds: SessionSeed[]): Prom
   return rows;
 }
 
+/**
+ * Inserts one session whose created_at is the database text `stored` (`2026-01-08 10:00:28`), as a
+ * column default or another writer than TypeORM may store it; answers its id.
+ */
+export async function insertSessionStoredAs(
+  host: TestHost,
+  accountId: string,
+  idTime: Date,
+  stored: string,
+): Promise<string> {
+  const id = generateId('ses', idTime);
+  await host.app
+    .get(DataSource)
+    .getRepository(SessionEntity)
+    .createQueryBuilder()
+    .insert()
+    .values({
+      id,
+      accountId,
+      livemode: false,
+      status: 'completed',
+      candidateName: 'Stored',
+      createdAt: () => `'${stored}'`,
+    })
+    .execute();
+  return id;
+}
+
 /** The order every list promises: newest first, then by id, descending. */
 export function newestFirst<T extends { createdAt: Date; id: string }>(rows: readonly T[]): T[] {
   return [...rows].sort(
