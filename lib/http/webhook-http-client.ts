@@ -71,16 +71,16 @@ export class WebhookHttpClient {
     this.agent = new Agent({
       connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       connect: withReplyByteBudget(
-        buildConnector(
-          options.allowPrivateDestinations
-            ? { timeout: options.timeoutMs }
+        buildConnector({
+          timeout: options.timeoutMs,
+          ...(options.allowPrivateDestinations
+            ? {}
             : {
-                timeout: options.timeoutMs,
                 lookup: createGuardedLookup(
                   createBudgetedResolver({ budgetMs: dnsBudgetMs(options.timeoutMs) }),
                 ),
-              },
-        ),
+              }),
+        }),
       ),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,

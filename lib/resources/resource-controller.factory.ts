@@ -114,11 +114,14 @@ export function createResourceController(definition: ResourceDefinition): Type<u
         const value = parser.parse(raw);
         if (value === undefined) throw new ParameterInvalidError(name, `${name} must be ${parser.expected}.`);
         const condition = `resource.${property} = :filter_${name}`;
-        parameters[`filter_${name}`] = value;
+        const parameter = { [`filter_${name}`]: value };
         if (indexed && !throughIndex) {
           throughIndex = true;
-          builder.andWhere(condition, parameters);
-        } else unindexed.push(condition);
+          builder.andWhere(condition, parameter);
+        } else {
+          unindexed.push(condition);
+          Object.assign(parameters, parameter);
+        }
       }
       return this.paginator.page(
         {
