@@ -358,6 +358,17 @@ describe('API keys and the bearer guard', () => {
       expect(await host.keys.list('acct_d')).toEqual([]);
     });
 
+    // PostgreSQL stores any half as U+FFFD: "acct_\ud800" and "acct_\udfff" would be one account.
+    it.each([
+      ['accountId', { accountId: 'acct_d\ud800', name: 'half' }],
+      ['name', { accountId: 'acct_d', name: 'a\udfffb' }],
+    ])('refuses half a surrogate pair in %s, naming it, and stores nothing', async (param, fields) => {
+      await expect(
+        host.keys.create({ ...fields, mode: 'test', scopes: ['results:read'], creatorScopes: [...SCOPES] }),
+      ).rejects.toMatchObject({ code: 'parameter_invalid', param });
+      expect(await host.keys.list('acct_d')).toEqual([]);
+    });
+
     describe('list, retrieve and revoke refuse what cannot name an account or a key', () => {
       let keyId: string;
       let key: string;

@@ -425,6 +425,51 @@ describe('input hardening', () => {
     });
   });
 
+  describe('lengths are counted as the columns count characters (code points)', () => {
+    // "a" and a variation selector (U+FE0F, as in most emoji) are two characters to the database
+    // and one to class-validator's MaxLength.
+    const selected = (n: number): string => 'a\uFE0F'.repeat(n);
+    const valid = { url: 'http://127.0.0.1:9/a', enabled_events: ['*'] };
+
+    it.each<[string, Record<string, unknown>, string, string]>([
+      [
+        'a description of 1,025 characters, half of them variation selectors',
+        { ...valid, description: `${selected(512)}d` },
+        'description',
+        'description must be shorter than or equal to 1024 characters.',
+      ],
+      [
+        'a url of 2,049 characters, most of them variation selectors',
+        { ...valid, url: `http://127.0.0.1:9/${selected(1015)}` },
+        'url',
+        'url must be shorter than or equal to 2048 characters.',
+      ],
+    ])('POST with %s answers 400 and creates nothing', async (_case, body, param, message) => {
+      const before = await endpointCount();
+      expectInvalid(await client.post(PATH, body), param, message);
+      expect(await endpointCount()).toBe(before);
+    });
+
+    it('PATCH with such a description answers 400 and changes nothing', async () => {
+      const before = await stored();
+      expectInvalid(
+        await client.patch(`${PATH}/${endpoint.id}`, { description: selected(513) }),
+        'description',
+        'description must be shorter than or equal to 1024 characters.',
+      );
+      expect(await stored()).toEqual(before);
+    });
+
+    it('stores 1,024 characters as sent, whether variation selectors or emoji of two UTF-16 units', async () => {
+      for (const description of [selected(512), '\u{1F600}'.repeat(1024)]) {
+        const res = await client.post(PATH, { ...valid, description });
+        expect(res.status).toBe(201);
+        expect((await client.get(`${PATH}/${res.body.id}`)).body.description).toBe(description);
+        expect((await client.delete(`${PATH}/${res.body.id}`)).status).toBe(200);
+      }
+    });
+  });
+
   describe('EventPublisher.publish', () => {
     let publisher: EventPublisher;
     const valid = (): PublishEventInput => ({
@@ -442,6 +487,11 @@ describe('input hardening', () => {
       publisher = host.app.get(EventPublisher);
     });
 
+    const deeplyNested = (levels: number): unknown => {
+      let value: unknown = {};
+      for (let level = 0; level < levels; level++) value = { value };
+      return value;
+    };
     const circular: Record<string, unknown> = { id: 'res_1', object: 'result' };
     circular.self = circular;
 
@@ -451,6 +501,18 @@ describe('input hardening', () => {
         () => ({ ...valid(), accountId: 'a'.repeat(256) }),
         'accountId',
         'accountId must be at most 255 characters.',
+      ],
+      [
+        'an accountId with half a surrogate pair',
+        () => ({ ...valid(), accountId: 'acct\ud800' }),
+        'accountId',
+        'accountId must be valid Unicode text: it holds half of a UTF-16 surrogate pair.',
+      ],
+      [
+        'data nested 100,000 levels deep',
+        () => ({ ...valid(), data: { id: 'res_1', object: 'result', nested: deeplyNested(100_000) } }),
+        'data',
+        'data is nested too deeply to be serialised as JSON.',
       ],
       [
         'an accountId with NUL',

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { containsNul, nulRefusal } from '../database/nul-character.js';
+import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { checkAccountId } from '../identifiers/account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
@@ -57,6 +58,9 @@ export class ApiKeysService {
     }
     // PostgreSQL cannot store a NUL character: refused here, never as a database error.
     if (containsNul(input.name)) throw new ParameterInvalidError('name', nulRefusal('name'));
+    if (containsUnpairedSurrogate(input.name)) {
+      throw new ParameterInvalidError('name', unpairedSurrogateRefusal('name'));
+    }
     if (input.mode !== 'test' && input.mode !== 'live') {
       throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
     }

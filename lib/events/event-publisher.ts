@@ -18,12 +18,16 @@ import type { PublishEventInput, PublishOptions } from './publish-event.input.js
 
 /**
  * The event's bytes. JSON.stringify throws a TypeError only for a value JSON cannot hold (a BigInt,
- * a circular reference), and only the host's data can hold one.
+ * a circular reference) and a RangeError for one nested deeper than its recursion reaches, and only
+ * the host's data can hold either.
  */
 function serialise(event: ApiEvent): string {
   try {
     return JSON.stringify(event);
   } catch (error) {
+    if (error instanceof RangeError) {
+      throw new ParameterInvalidError('data', 'data is nested too deeply to be serialised as JSON.');
+    }
     if (!(error instanceof TypeError)) throw error;
     const reason = error.message.split('\n')[0];
     throw new ParameterInvalidError('data', `data must be serialisable as JSON: ${reason}.`);

@@ -1,4 +1,5 @@
 import { containsNul, nulRefusal } from '../database/nul-character.js';
+import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 
 /** account_id is varchar(255). */
@@ -7,7 +8,8 @@ const MAX_ACCOUNT_ID_LENGTH = 255;
 /**
  * Refuses, with a ParameterInvalidError naming `accountId`, what cannot be the host's tenant id:
  * anything but a non-empty string of at most 255 characters without a NUL character (which
- * PostgreSQL cannot hold). Checked before any query: an `undefined` condition is a raw TypeORM
+ * PostgreSQL cannot hold) or half of a surrogate pair (which each database would store as another
+ * account's id: PostgreSQL writes U+FFFD for any half). Checked before any query: an `undefined` condition is a raw TypeORM
  * error or, on a DataSource whose invalidWhereValuesBehavior ignores it, no condition at all.
  */
 export function checkAccountId(accountId: unknown): void {
@@ -22,4 +24,7 @@ export function checkAccountId(accountId: unknown): void {
     );
   }
   if (containsNul(accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
+  if (containsUnpairedSurrogate(accountId)) {
+    throw new ParameterInvalidError('accountId', unpairedSurrogateRefusal('accountId'));
+  }
 }

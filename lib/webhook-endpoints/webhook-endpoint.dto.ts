@@ -6,9 +6,9 @@ import {
   IsDefined,
   IsOptional,
   IsString,
-  MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { MaxCharacters } from '../request/max-characters.decorator.js';
 
 // Decorators apply from the property outwards, and with stopAtFirstError only the first failing
 // rule answers: the type check sits nearest the property so that a value of the wrong type is told
@@ -18,7 +18,7 @@ const NO_EVENT_TYPES = 'enabled_events must list at least one event type, or be 
 
 export class CreateWebhookEndpointDto {
   @IsDefined()
-  @MaxLength(2048)
+  @MaxCharacters(2048)
   @IsString()
   url!: string;
 
@@ -30,7 +30,7 @@ export class CreateWebhookEndpointDto {
   enabled_events!: string[];
 
   @IsOptional()
-  @MaxLength(1024)
+  @MaxCharacters(1024)
   @IsString()
   description?: string | null;
 }
@@ -45,7 +45,7 @@ function IfSent(): PropertyDecorator {
 
 export class UpdateWebhookEndpointDto {
   @IfSent()
-  @MaxLength(2048)
+  @MaxCharacters(2048)
   @IsString()
   url?: string;
 
@@ -58,7 +58,7 @@ export class UpdateWebhookEndpointDto {
 
   /** null clears the description. */
   @ValidateIf((_dto: UpdateWebhookEndpointDto, value: unknown) => value !== null && value !== undefined)
-  @MaxLength(1024)
+  @MaxCharacters(1024)
   @IsString()
   description?: string | null;
 
