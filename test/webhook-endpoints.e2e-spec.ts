@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import type { Response } from 'supertest';
+import { DataSource, type EntitySubscriberInterface } from 'typeorm';
 import { DeliveryEntity, EventPublisher, WebhookEndpointEntity } from '../lib/index.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
@@ -582,6 +583,60 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
       } finally {
         await hook.close();
       }
+    });
+  });
+
+  describe('an endpoint deleted while a request on it runs', () => {
+    /** Deletes the armed endpoint as soon as a request has looked it up: a DELETE that lands between. */
+    class DeleteAfterLookUp implements EntitySubscriberInterface<WebhookEndpointEntity> {
+      armed: string | null = null;
+      constructor(private readonly dataSource: DataSource) {
+        dataSource.subscribers.push(this);
+      }
+      listenTo(): typeof WebhookEndpointEntity {
+        return WebhookEndpointEntity;
+      }
+      async afterLoad(endpoint: WebhookEndpointEntity): Promise<void> {
+        if (endpoint.id !== this.armed) return;
+        this.armed = null;
+        await this.dataSource.getRepository(WebhookEndpointEntity).delete({ id: endpoint.id });
+      }
+    }
+    let deleteAfterLookUp: DeleteAfterLookUp;
+
+    beforeAll(() => {
+      deleteAfterLookUp = new DeleteAfterLookUp(host.app.get(DataSource));
+    });
+    afterAll(() => {
+      const subscribers = host.app.get(DataSource).subscribers;
+      subscribers.splice(subscribers.indexOf(deleteAfterLookUp), 1);
+    });
+
+    it.each<[string, (id: string) => Promise<Response>]>([
+      ['PATCH', (id) => api.patch(`${PATH}/${id}`, { description: 'changed' })],
+      ['PATCH disabled: true', (id) => api.patch(`${PATH}/${id}`, { disabled: true })],
+      ['rotate_secret', (id) => api.post(`${PATH}/${id}/rotate_secret`)],
+    ])('%s answers 404 and writes nothing', async (_route, send) => {
+      const created = await createEndpoint(api);
+      deleteAfterLookUp.armed = created.id;
+      expectResourceMissing(await send(created.id));
+      expect(deleteAfterLookUp.armed).toBeNull();
+      expect(
+        await host.app.get(DataSource).getRepository(WebhookEndpointEntity).countBy({ id: created.id }),
+      ).toBe(0);
+    });
+
+    it('test answers 404 and leaves no webhook.test event in the feed', async () => {
+      const created = await createEndpoint(api);
+      deleteAfterLookUp.armed = created.id;
+      expectResourceMissing(await api.post(`${PATH}/${created.id}/test`));
+      expect(deleteAfterLookUp.armed).toBeNull();
+      const events = await api.get('/v1/events', { type: 'webhook.test', limit: 100 });
+      expect(events.status).toBe(200);
+      const about = (events.body.data as { data: { object: { id: string } } }[]).filter(
+        (event) => event.data.object.id === created.id,
+      );
+      expect(about).toEqual([]);
     });
   });
 

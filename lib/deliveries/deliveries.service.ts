@@ -105,19 +105,25 @@ export class DeliveriesService {
   /** A `webhook.test` event to this endpoint only, whatever its enabled_events. */
   async test(key: AuthenticatedApiKey, endpointId: string): Promise<DeliveryView> {
     const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
-    const { deliveryIds } = await this.publisher.store(
-      {
-        accountId: key.accountId,
-        livemode: key.livemode,
-        type: 'webhook.test',
-        data: { ...toWebhookEndpointView(endpoint) },
-      },
-      { endpointId: endpoint.id },
-    );
-    // The endpoint was deleted between the look-up and the write: the event went nowhere.
-    if (deliveryIds.length === 0)
-      throw new ResourceMissingError(`No such webhook endpoint: ${endpointId}.`, 'id');
-    return toDeliveryView(await this.find(key, endpoint, deliveryIds[0]));
+    const deliveryId = await inTransaction(this.dataSource.manager, async (manager) => {
+      const { deliveryIds } = await this.publisher.store(
+        {
+          accountId: key.accountId,
+          livemode: key.livemode,
+          type: 'webhook.test',
+          data: { ...toWebhookEndpointView(endpoint) },
+        },
+        { endpointId: endpoint.id },
+        manager,
+      );
+      // Deleted since the look-up: the event went nowhere, and is rolled back with the refusal
+      // rather than left in the feed.
+      if (deliveryIds.length === 0) {
+        throw new ResourceMissingError(`No such webhook endpoint: ${endpointId}.`, 'id');
+      }
+      return deliveryIds[0];
+    });
+    return toDeliveryView(await this.find(key, endpoint, deliveryId));
   }
 
   /**

@@ -108,7 +108,10 @@ export class WebhookEndpointsService {
     // Only the changed columns are written: saving the whole row read above would put back a
     // secret that a concurrent rotate_secret has just replaced (or a worker's failing_since).
     await inTransaction(this.dataSource.manager, async (manager) => {
-      await manager.getRepository(WebhookEndpointEntity).update({ id: endpoint.id }, changes);
+      const { affected } = await manager
+        .getRepository(WebhookEndpointEntity)
+        .update({ id: endpoint.id }, changes);
+      if (affected === 0) throw this.missing(id);
       if (disabling) await dropPendingRetries(manager, endpoint.id, 'endpoint_disabled', now);
     });
     if (disabling || changes.url !== undefined) await untilSendsSeeTheChange();
@@ -133,9 +136,11 @@ export class WebhookEndpointsService {
     const endpoint = await this.find(key, id);
     endpoint.secret = generateWebhookSecret();
     endpoint.updatedAt = this.clock.now();
-    await this.dataSource
+    const { affected } = await this.dataSource
       .getRepository(WebhookEndpointEntity)
       .update({ id: endpoint.id }, { secret: endpoint.secret, updatedAt: endpoint.updatedAt });
+    // Deleted since the look-up: the secret answered would be one no endpoint holds.
+    if (affected === 0) throw this.missing(id);
     await untilSendsSeeTheChange();
     return toWebhookEndpointView(endpoint, { withSecret: true });
   }
@@ -145,8 +150,12 @@ export class WebhookEndpointsService {
     const endpoint = await this.dataSource
       .getRepository(WebhookEndpointEntity)
       .findOne({ where: { id, accountId: key.accountId, livemode: key.livemode } });
-    if (!endpoint) throw new ResourceMissingError(`No such webhook endpoint: ${id}.`, 'id');
+    if (!endpoint) throw this.missing(id);
     return endpoint;
+  }
+
+  private missing(id: string): ResourceMissingError {
+    return new ResourceMissingError(`No such webhook endpoint: ${id}.`, 'id');
   }
 
   private validUrl(url: string): string {
