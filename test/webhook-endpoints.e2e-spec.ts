@@ -317,6 +317,10 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
         'https://0.0.0.0/hook',
         'https://metadata.google.internal/hook',
         'http://127.0.0.1:8080/hook',
+        'https://example.com\\@evil.com/hook',
+        'https://@example.com/hook',
+        'https:///example.com/hook',
+        'https://example.com/p th',
       ])('refuses %s with 400 param url and creates nothing', async (url) => {
         const res = await strictApi.post(PATH, { url, enabled_events: ['result.ready'] });
         expectParameterInvalid(res, 'url');

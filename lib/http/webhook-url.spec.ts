@@ -89,10 +89,28 @@ describe('checkWebhookUrl', () => {
   it.each([
     ['https:example.com/hook', 'no slashes'],
     ['https:/example.com/hook', 'one slash'],
-    ['https:\\\\example.com/hook', 'backslashes'],
+    ['https:///example.com/hook', 'three slashes'],
   ])('refuses %j (%s), in either mode', (url) => {
     expect(checkWebhookUrl(url, false)).toBe('url must be an absolute https URL');
     expect(checkWebhookUrl(url, true)).toBe('url must be an absolute http or https URL');
+  });
+
+  // Sent somewhere else than shown: "https://example.com\@evil.com/" goes to example.com, while
+  // a parser that keeps the backslash in the user info (Python's urlsplit) reads evil.com.
+  it.each([
+    ['https:\\\\example.com/hook', 'url must not contain a backslash'],
+    ['https://example.com\\@evil.com/', 'url must not contain a backslash'],
+    ['https://example.com/a\\b', 'url must not contain a backslash'],
+    ['https://@example.com/hook', 'url must not contain a username or password'],
+    ['https://:@example.com/hook', 'url must not contain a username or password'],
+    ['https://example.com/p th', 'url must not contain spaces: percent-encode them as %20'],
+  ])('refuses %j, which a parser would repair, in either mode', (url, message) => {
+    expect(checkWebhookUrl(url, false)).toBe(message);
+    expect(checkWebhookUrl(url, true)).toBe(message);
+  });
+
+  it('accepts an @ in the path or the query, which names no user', () => {
+    expect(checkWebhookUrl('https://example.com/a@b?to=x@y.com#at@z', false)).toBeNull();
   });
 
   it('refuses port 0, which nothing listens on', () => {

@@ -19,6 +19,11 @@ export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | n
   // would pass as the one it parses to while being stored, shown and compared as sent.
   if (raw.trim() !== raw) return 'url must not begin or end with whitespace';
   if (hasControlCharacter(raw)) return 'url must not contain control characters such as tabs or line breaks';
+  // Each of these is repaired by WHATWG URL into another URL than the one stored and shown, and a
+  // backslash is read as a slash by some parsers and not by others: a dashboard or a check with
+  // another parser would see another host than the one sent to.
+  if (raw.includes('\\')) return 'url must not contain a backslash';
+  if (raw.includes(' ')) return 'url must not contain spaces: percent-encode them as %20';
   let url: URL;
   try {
     url = new URL(raw);
@@ -26,13 +31,15 @@ export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | n
     return schemeMessage;
   }
   if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return schemeMessage;
-  // WHATWG URL also repairs "https:example.com" and "https:/example.com" into another URL than the
-  // one stored and shown: the scheme must be followed by "//" as written.
-  if (!/^https?:\/\//i.test(raw)) return schemeMessage;
+  // WHATWG URL also repairs "https:example.com", "https:/example.com" and "https:///example.com"
+  // into another URL than the one stored and shown: the scheme must be followed by "//" and a host.
+  if (!/^https?:\/\/(?!\/)/i.test(raw)) return schemeMessage;
   // Port 0 is no port anything listens on: every attempt would fail to connect.
   if (url.port === '0') return 'url must not use port 0';
   // Credentials in the URL would be stored, displayed and sent to whoever the host points at.
-  if (url.username !== '' || url.password !== '') return 'url must not contain a username or password';
+  // An empty one ("https://@example.com") is dropped by the parser: refused as well, as sent.
+  const authority = raw.slice(raw.indexOf('//') + 2).split(/[/?#]/, 1)[0];
+  if (authority.includes('@')) return 'url must not contain a username or password';
   if (allowInsecure) return null;
 
   const literal = ipLiteralOf(url.hostname);
