@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookEndpointEntity } from '../lib/index.js';
@@ -58,6 +60,55 @@ describe('unknown parameters on routes that take no body or no query', () => {
       expect(await stored()).toMatchObject({ status: 'enabled', description: null });
     },
   );
+
+  describe('a chunked body, which announces no length', () => {
+    let port: number;
+
+    beforeAll(async () => {
+      await host.app.listen(0, '127.0.0.1');
+      port = (host.app.getHttpServer().address() as AddressInfo).port;
+    });
+
+    /** Sends `chunks` with Transfer-Encoding: chunked and no Content-Type, as streaming clients do. */
+    function postChunked(path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+      return new Promise((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path,
+            headers: { Authorization: `Bearer ${key}`, 'Transfer-Encoding': 'chunked' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
+    }
+
+    it('is no body when it holds nothing: rotate_secret answers 200', async () => {
+      const res = await postChunked(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, []);
+      expect(res.status).toBe(200);
+      endpoint.secret = (JSON.parse(res.body) as { secret: string }).secret;
+    });
+
+    it('is refused when it holds something no parser read, and the secret is kept', async () => {
+      const res = await postChunked(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, ['{"foo":', '1}']);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'parameter_invalid', param: 'body' } });
+      const row = await host.app
+        .get(DataSource)
+        .getRepository(WebhookEndpointEntity)
+        .findOneBy({ id: endpoint.id });
+      expect(row?.secret).toBe(endpoint.secret);
+    });
+  });
 
   it('refuses a body on DELETE, and deletes nothing', async () => {
     const res = await request(host.app.getHttpServer())

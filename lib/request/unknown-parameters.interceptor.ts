@@ -16,9 +16,36 @@ function firstBodyName(body: unknown): string | null {
 /** Handlers taking uploaded files get their body from an interceptor of their own, after this one. */
 const READS_FILES = [RouteParamtypes.FILE, RouteParamtypes.FILES];
 
-/** Whether the request carries a body, read or not. */
+/** Whether the request says it carries a body, read or not. */
 function carriesBody(request: Request): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+}
+
+/**
+ * Whether a body no parser took turns out to hold nothing: a chunked body announces no length, and
+ * streaming clients send an empty one that way. Reads until the first byte or the end, whichever
+ * comes first; a body already consumed elsewhere counts as one that was not empty.
+ */
+function turnsOutEmpty(request: Request): Promise<boolean> {
+  if (request.readableEnded) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const settle = (empty: boolean): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      // The rest is drained, so that the answer is not held up by an unread request.
+      if (!empty) request.resume();
+      resolve(empty);
+    };
+    const onData = (chunk: Buffer): void => {
+      if (chunk.length > 0) settle(false);
+    };
+    const onEnd = (): void => settle(true);
+    const onError = (): void => settle(false);
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', onError);
+  });
 }
 
 /**
@@ -30,7 +57,7 @@ function carriesBody(request: Request): boolean {
  */
 @Injectable()
 export class UnknownParametersInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const declared = declaredArguments(context);
     if (!readsTheRequest(declared)) {
       const request = context.switchToHttp().getRequest<Request>();
@@ -39,7 +66,8 @@ export class UnknownParametersInterceptor implements NestInterceptor {
       if (
         request.body === undefined &&
         carriesBody(request) &&
-        !READS_FILES.some((type) => declared.has(type))
+        !READS_FILES.some((type) => declared.has(type)) &&
+        !(await turnsOutEmpty(request))
       ) {
         throw new ParameterInvalidError(
           'body',
