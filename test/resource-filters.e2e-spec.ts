@@ -5,9 +5,11 @@ import { expectParameterInvalid, expectResourceMissing } from './support/api-err
 import { DB_KIND } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
+import { startTypeScriptChild } from './support/typescript-child.js';
 
 const REVIEWERS = [randomUUID(), randomUUID()];
 const REVIEWED = [new Date('2026-03-01T10:00:00.123Z'), new Date('2026-03-02T11:30:00.000Z')];
+const REVIEWED_ON = ['2026-03-01', '2026-03-02'];
 
 describe('host resources whose columns are not text: filter values and ids must fit their column', () => {
   let host: TestHost;
@@ -36,6 +38,7 @@ describe('host resources whose columns are not text: filter values and ids must 
         accountId: 'acct_cards',
         livemode: false,
         reviewedAt: REVIEWED[i],
+        reviewedOn: REVIEWED_ON[i],
         reviewerId: REVIEWERS[i],
         startsAt: '09:30:00',
         notes: null,
@@ -79,6 +82,12 @@ describe('host resources whose columns are not text: filter values and ids must 
     ['stage=published', 'stage'],
     ['reviewed_at=yesterday', 'reviewed_at'],
     ['reviewed_at=2026-02-30T10:00:00Z', 'reviewed_at'],
+    ['reviewed_on=2026-02-30', 'reviewed_on'],
+    ['reviewed_on=2026-3-1', 'reviewed_on'],
+    // A timestamp's day depends on a time zone.
+    ['reviewed_on=2026-03-01T00:00:00Z', 'reviewed_on'],
+    // PostgreSQL has no year 0: it would fail the statement.
+    ['reviewed_on=0000-01-01', 'reviewed_on'],
   ])('refuses %s with 400 naming the filter', async (query, param) => {
     expectParameterInvalid(await get(`?${query}`), param);
   });
@@ -87,6 +96,9 @@ describe('host resources whose columns are not text: filter values and ids must 
     const res = await get('?stage=published');
     expect(res.body.error.message).toBe('stage must be one of draft, final.');
     expect((await get('?score=abc')).body.error.message).toBe('score must be an integer.');
+    expect((await get('?reviewed_on=tomorrow')).body.error.message).toBe(
+      'reviewed_on must be a date, e.g. 2026-11-21.',
+    );
   });
 
   it.each([
@@ -113,9 +125,92 @@ describe('host resources whose columns are not text: filter values and ids must 
     ['ratio=1e-40', []],
     ['stage=draft', [42]],
     [`reviewed_at=${encodeURIComponent(REVIEWED[0].toISOString())}`, [87]],
+    ['reviewed_on=2026-03-01', [87]],
+    ['reviewed_on=2026-03-02', [42]],
+    ['reviewed_on=0001-01-01', []],
     ['score=-7', []],
   ])('lists the rows that match %s', async (query, scores) => {
     expect(await listed(query)).toEqual(scores);
+  });
+
+  it('matches a date on that day in a host process west of UTC', async () => {
+    // In a process on New York time, a day bound as a Date reached PostgreSQL as the evening before.
+    const { child, message } = await startTypeScriptChild<{ url: string }>(
+      './score-cards-process.ts',
+      [host.db.kind, host.db.name],
+      { ...process.env, TZ: 'America/New_York' },
+    );
+    try {
+      const listedThere = async (query: string): Promise<number[]> => {
+        const res = await request(message.url)
+          .get(`/v1/score_cards?${query}`)
+          .set('Authorization', `Bearer ${key}`)
+          .expect(200);
+        return (res.body.data as { score: number }[]).map((card) => card.score);
+      };
+      expect(await listedThere('reviewed_on=2026-03-01')).toEqual([87]);
+      expect(await listedThere('reviewed_on=2026-03-02')).toEqual([42]);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    }
+  });
+
+  it('matches a timestamp at a whole second however the database text stores it, through its index or not', async () => {
+    const account = 'acct_cards_seconds';
+    const repository = host.app.get(DataSource).getRepository(ScoreCardEntity);
+    /** A card created on day `day` of March 2026. */
+    const card = (score: number, day: number): Omit<ScoreCardEntity, 'reviewedAt'> => ({
+      id: randomUUID(),
+      accountId: account,
+      livemode: false,
+      reviewerId: randomUUID(),
+      score,
+      archived: false,
+      rating: '1.0',
+      total: '1',
+      weight: 1,
+      ratio: 1,
+      startsAt: '09:30:00',
+      stage: 'final',
+      reviewedOn: null,
+      notes: null,
+      externalRef: null,
+      createdAt: new Date(Date.UTC(2026, 2, day)),
+    });
+    // Written by TypeORM (SQLite text `2026-03-02 11:30:00.000`), and half a second later.
+    const [atSecond, wholeSecond, later] = [card(1, 3), card(2, 2), card(3, 1)];
+    await repository.insert([
+      { ...atSecond, reviewedAt: REVIEWED[1] },
+      { ...wholeSecond, reviewedAt: REVIEWED[1] },
+      { ...later, reviewedAt: new Date(REVIEWED[1].getTime() + 500) },
+    ]);
+    // Rewritten to the whole second by the database (SQLite text `2026-03-02 11:30:00`), as a column
+    // default or another writer than TypeORM stores it.
+    await repository
+      .createQueryBuilder()
+      .update()
+      .set({
+        reviewedAt: () =>
+          DB_KIND === 'postgres' ? "date_trunc('second', reviewed_at)" : 'datetime(reviewed_at)',
+      })
+      .where('id = :id', { id: wholeSecond.id })
+      .execute();
+    const seconds = await host.createKey(account, 'test', ['results:read']);
+    const listedIn = async (query: string): Promise<number[]> => {
+      const res = await request(host.app.getHttpServer())
+        .get(`/v1/score_cards?${query}`)
+        .set('Authorization', `Bearer ${seconds}`)
+        .expect(200);
+      return (res.body.data as { score: number }[]).map((found) => found.score);
+    };
+    for (const at of ['2026-03-02T11:30:00Z', '2026-03-02T11:30:00.000Z']) {
+      expect(await listedIn(`reviewed_at=${at}`)).toEqual([1, 2]);
+      // With the stage read through its index, the time is read within the window.
+      expect(await listedIn(`stage=final&reviewed_at=${at}`)).toEqual([1, 2]);
+    }
+    expect(await listedIn('reviewed_at=2026-03-02T11:30:00.500Z')).toEqual([3]);
   });
 
   it('answers 404 for an id its column cannot hold, and finds a real one', async () => {

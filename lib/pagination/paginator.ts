@@ -52,7 +52,7 @@ const WHOLE_SECOND_TEXT = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.000$/;
  * it from created_gte and include it in created_lt. Without its `.000` the bound sorts as the
  * instant it is against both forms. (The cursor keeps a row's own text, so keyset needs no such care.)
  */
-function comparableBound(prepared: unknown): unknown {
+export function comparableBound(prepared: unknown): unknown {
   return typeof prepared === 'string' ? prepared.replace(WHOLE_SECOND_TEXT, '$1') : prepared;
 }
 

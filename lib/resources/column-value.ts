@@ -1,5 +1,5 @@
 import type { ColumnType } from 'typeorm';
-import { parseIsoTimestamp } from '../request/iso-timestamp.js';
+import { isCalendarDay, parseIsoTimestamp } from '../request/iso-timestamp.js';
 import { decimalParser, floatParser } from './number-value.js';
 
 /** What the module reads of a host entity's column (TypeORM's ColumnMetadata). */
@@ -49,7 +49,6 @@ const TIMESTAMP_TYPES = new Set([
   'timestamp with time zone',
   'timestamp without time zone',
   'datetime',
-  'date',
 ]);
 /**
  * Types whose values are compared as the text given. Any other type without a parser here (JSON,
@@ -69,6 +68,8 @@ const TEXT_TYPES = new Set([
   'citext',
   'clob',
 ]);
+/** Groups: year, month, day. */
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d+$/;
 
@@ -122,6 +123,22 @@ export function columnValueParser(column: ColumnShape): ColumnValueParser | null
     return {
       expected: 'an ISO 8601 timestamp, e.g. 2026-11-21T09:30:00.000Z',
       parse: (raw) => parseIsoTimestamp(raw) ?? undefined,
+    };
+  }
+  if (type === 'date') {
+    // The day is bound as its text, which both databases compare as that day. A Date would be
+    // bound as a datetime (SQLite: `2026-03-05 00:00:00.000`, no stored day's text) or in the
+    // process's time zone (node-postgres: west of UTC, the day before). A timestamp is refused
+    // rather than read as the day it falls on in one zone or another.
+    return {
+      expected: 'a date, e.g. 2026-11-21',
+      parse(raw) {
+        const match = CALENDAR_DAY.exec(raw);
+        if (match === null) return undefined;
+        const [year, month, day] = match.slice(1).map(Number);
+        // PostgreSQL has no year 0: it would fail the statement rather than match nothing.
+        return year >= 1 && isCalendarDay(year, month, day) ? raw : undefined;
+      },
     };
   }
   if (type === 'uuid') {

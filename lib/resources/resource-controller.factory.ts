@@ -13,19 +13,17 @@ import { parseListParams } from '../pagination/list-params.js';
 import { MAX_CURSOR_ID_LENGTH } from '../pagination/cursor-codec.js';
 import { Paginator } from '../pagination/paginator.js';
 import { type ColumnValueParser, columnValueParser, typeName } from './column-value.js';
+import { type ColumnFilter, filterCondition } from './filter-condition.js';
 import { listIndexServes } from './filter-index.js';
 import { filterQueryName, toResourceView } from './resource-view.js';
 
 type View = Record<string, unknown>;
 
-/** A filter: the entity property, and its name in the query string. */
-interface Filter {
-  property: string;
-  name: string;
-}
-
-/** A filter as a list reads it: its values' parser, and whether an index lists one value in order. */
-interface ParsedFilter extends Filter {
+/**
+ * A filter as a list reads it: its column, its values' parser, and whether an index lists one value
+ * in order.
+ */
+interface ParsedFilter extends ColumnFilter {
   parser: ColumnValueParser;
   indexed: boolean;
 }
@@ -38,7 +36,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     livemode: definition.columns?.livemode ?? 'livemode',
     createdAt: definition.columns?.createdAt ?? 'createdAt',
   };
-  const filters: Filter[] = (definition.filters ?? []).map((property) => ({
+  const filters = (definition.filters ?? []).map((property) => ({
     property,
     name: filterQueryName(property),
   }));
@@ -86,7 +84,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
               'which no filter reads: filters take text, integer, float, decimal, boolean, timestamp, date, ' +
               'uuid and enum columns.',
           );
-        return { ...filter, parser, indexed: listIndexServes(metadata, columns, filter.property) };
+        return { ...filter, column, parser, indexed: listIndexServes(metadata, columns, filter.property) };
       });
       this.idParser = columnValueParser(columnOf(columns.id)) ?? this.idParser;
     }
@@ -108,19 +106,19 @@ export function createResourceController(definition: ResourceDefinition): Type<u
       let throughIndex = false;
       const unindexed: string[] = [];
       const parameters: Record<string, unknown> = {};
-      for (const { name, property, parser, indexed } of this.parsed) {
+      for (const parsedFilter of this.parsed) {
+        const { name, parser, indexed } = parsedFilter;
         const raw = params.filters[name];
         if (raw === undefined) continue;
         const value = parser.parse(raw);
         if (value === undefined) throw new ParameterInvalidError(name, `${name} must be ${parser.expected}.`);
-        const condition = `resource.${property} = :filter_${name}`;
-        const parameter = { [`filter_${name}`]: value };
+        const filter = filterCondition(parsedFilter, value, this.dataSource.driver);
         if (indexed && !throughIndex) {
           throughIndex = true;
-          builder.andWhere(condition, parameter);
+          builder.andWhere(filter.condition, filter.parameters);
         } else {
-          unindexed.push(condition);
-          Object.assign(parameters, parameter);
+          unindexed.push(filter.condition);
+          Object.assign(parameters, filter.parameters);
         }
       }
       return this.paginator.page(

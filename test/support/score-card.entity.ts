@@ -3,11 +3,12 @@ import type { ResourceDefinition } from '../../lib/index.js';
 
 /**
  * A host entity whose columns are not all text (a uuid id, an integer, a boolean, decimals, floats,
- * a timestamp, an enum, a time, JSON), exposed under /v1/score_cards: filter values must fit their column.
+ * a timestamp, a date, an enum, a time, JSON), exposed under /v1/score_cards: filter values must fit their column.
  */
 @Entity({ name: 'host_score_cards' })
-// The index that lists one stage in page order: the stage filter is read through it.
+// The indexes that list one stage, or one review time, in page order: those filters are read through them.
 @Index(['accountId', 'livemode', 'stage', 'createdAt', 'id'])
+@Index(['accountId', 'livemode', 'reviewedAt', 'createdAt', 'id'])
 // Partial: it lists high scores only, so the score filter is not read through it.
 @Index(['accountId', 'livemode', 'score', 'createdAt', 'id'], { where: 'score > 90' })
 export class ScoreCardEntity {
@@ -53,6 +54,9 @@ export class ScoreCardEntity {
   @Column({ name: 'reviewed_at' })
   reviewedAt!: Date;
 
+  @Column({ name: 'reviewed_on', type: 'date', nullable: true })
+  reviewedOn!: string | null;
+
   @Column({ type: 'simple-json', nullable: true })
   notes!: string[] | null;
 
@@ -70,5 +74,16 @@ export const SCORE_CARDS: ResourceDefinition<ScoreCardEntity> = {
   entity: ScoreCardEntity,
   object: 'score_card',
   scope: 'results:read',
-  filters: ['reviewerId', 'score', 'archived', 'rating', 'total', 'weight', 'ratio', 'stage', 'reviewedAt'],
+  filters: [
+    'reviewerId',
+    'score',
+    'archived',
+    'rating',
+    'total',
+    'weight',
+    'ratio',
+    'stage',
+    'reviewedAt',
+    'reviewedOn',
+  ],
 };
