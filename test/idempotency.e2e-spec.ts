@@ -1,6 +1,22 @@
-import { Body, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  type CallHandler,
+  ClassSerializerInterceptor,
+  type ExecutionContext,
+  Header,
+  type NestInterceptor,
+  Post,
+  Query,
+  Res,
+  StreamableFile,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { Exclude, Expose } from 'class-transformer';
 import type { Response as ExpressResponse } from 'express';
 import { IsString } from 'class-validator';
+import { map, type Observable } from 'rxjs';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiV1Controller, WebhookEndpointEntity } from '../lib/index.js';
@@ -41,6 +57,100 @@ class HostOrdersController {
   }
 }
 
+class Candidate {
+  id = 'cand_1';
+  object = 'candidate';
+  @Exclude()
+  internalNotes = 'salary expectations';
+
+  @Expose()
+  get display(): string {
+    return 'Cand One';
+  }
+}
+
+/**
+ * A host's POST whose answer a serializer shapes outside the module's interceptor (class decorators
+ * apply bottom up, so this one is listed first), as a global ClassSerializerInterceptor would.
+ */
+@ApiV1Controller('host_candidates')
+@UseInterceptors(ClassSerializerInterceptor)
+class HostCandidatesController {
+  static runs = 0;
+
+  @Post()
+  create(): Candidate {
+    HostCandidatesController.runs += 1;
+    return new Candidate();
+  }
+}
+
+/** A host's POST answering a file, streamed out rather than sent whole. */
+@ApiV1Controller('host_exports')
+class HostExportsController {
+  static runs = 0;
+
+  @Post()
+  @Header('Content-Type', 'text/csv')
+  export(): StreamableFile {
+    HostExportsController.runs += 1;
+    return new StreamableFile(Buffer.from(`id,run\nexp_1,${HostExportsController.runs}\n`));
+  }
+}
+
+/** A host's POST that reads its query. */
+@ApiV1Controller('host_quotes')
+class HostQuotesController {
+  static runs = 0;
+
+  @Post()
+  quote(@Query() query: Record<string, string | string[]>): { object: string; query: object; run: number } {
+    HostQuotesController.runs += 1;
+    return { object: 'quote', query, run: HostQuotesController.runs };
+  }
+}
+
+/** A host's upload: multer parses the multipart body inside the route, after the module has looked. */
+@ApiV1Controller('host_imports')
+class HostImportsController {
+  static runs = 0;
+
+  @Post()
+  @UseInterceptors(FileInterceptor('file'))
+  import(@UploadedFile() file: { originalname: string; size: number }): { object: string; name: string } {
+    HostImportsController.runs += 1;
+    return { object: 'import', name: file.originalname };
+  }
+}
+
+/** Fails the answers of a handler after it has run, once, as a layer around it might. */
+class FailsOnceOutsideInterceptor implements NestInterceptor {
+  static armed = false;
+
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      map((value: unknown) => {
+        if (!FailsOnceOutsideInterceptor.armed) return value;
+        FailsOnceOutsideInterceptor.armed = false;
+        throw new Error('failed after the handler');
+      }),
+    );
+  }
+}
+
+/** A host's POST whose answer an interceptor outside the module's may fail. */
+@ApiV1Controller('host_notes')
+@UseInterceptors(FailsOnceOutsideInterceptor)
+class HostNotesController {
+  static runs = 0;
+
+  @Post()
+  create(): { object: string; run: number } {
+    HostNotesController.runs += 1;
+    return { object: 'note', run: HostNotesController.runs };
+  }
+}
+
 /** The module's clock, moved on by hand. */
 class MovableClock extends Clock {
   offsetMs = 0;
@@ -59,7 +169,17 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
   const clock = new MovableClock();
 
   beforeAll(async () => {
-    host = await createTestHost({ controllers: [HostOrdersController], clock });
+    host = await createTestHost({
+      controllers: [
+        HostOrdersController,
+        HostCandidatesController,
+        HostExportsController,
+        HostQuotesController,
+        HostImportsController,
+        HostNotesController,
+      ],
+      clock,
+    });
     key = await host.createKey('acct_idem', 'test');
   });
   afterEach(async () => {
@@ -162,6 +282,22 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('keeps nothing when a layer around the handler fails its answer: the retry runs afresh', async () => {
+    const idem = fresh();
+    const runsBefore = HostNotesController.runs;
+    FailsOnceOutsideInterceptor.armed = true;
+    const failed = await post('/v1/host_notes', undefined, idem);
+    const retry = await post('/v1/host_notes', undefined, idem);
+    const again = await post('/v1/host_notes', undefined, idem);
+
+    expect(failed.status).toBe(500);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body).toEqual({ object: 'note', run: runsBefore + 2 });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(retry.text);
+  });
+
   it("runs a host's own POST once: a concurrent retry gets 409, a later one the first answer", async () => {
     const idem = fresh();
     const runsBefore = HostOrdersController.runs;
@@ -176,6 +312,71 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect(later.status).toBe(201);
     expect(later.body).toEqual(a.body);
     expect(HostOrdersController.runs).toBe(runsBefore + 1);
+  });
+
+  it("answers a retry with the bytes first sent, not the handler's value shaped again", async () => {
+    const idem = fresh();
+    const runsBefore = HostCandidatesController.runs;
+    const first = await post('/v1/host_candidates', undefined, idem);
+    const retry = await post('/v1/host_candidates', undefined, idem);
+
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ id: 'cand_1', object: 'candidate', display: 'Cand One' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe(first.headers['content-type']);
+    expect(retry.text).toBe(first.text);
+    expect(HostCandidatesController.runs).toBe(runsBefore + 1);
+  });
+
+  it('lets the key go after an answer streamed out: a retry runs again', async () => {
+    const idem = fresh();
+    const runsBefore = HostExportsController.runs;
+    const first = await post('/v1/host_exports', undefined, idem);
+    const retry = await post('/v1/host_exports', undefined, idem);
+
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(first.headers['content-type']).toMatch(/^text\/csv/);
+    expect(first.text).toBe(`id,run\nexp_1,${runsBefore + 1}\n`);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.headers['content-type']).toMatch(/^text\/csv/);
+    expect(retry.text).toBe(`id,run\nexp_1,${runsBefore + 2}\n`);
+  });
+
+  it('tells requests apart by their query: names in any order, repeated ones kept', async () => {
+    const idem = fresh();
+    const runsBefore = HostQuotesController.runs;
+    const first = await post('/v1/host_quotes?color=red&size=s', undefined, idem);
+    const reordered = await post('/v1/host_quotes?size=s&color=red', undefined, idem);
+    expect(first.status).toBe(201);
+    expect(reordered.headers['idempotent-replayed']).toBe('true');
+    expect(reordered.body).toEqual(first.body);
+
+    const otherValue = await post('/v1/host_quotes?color=blue&size=s', undefined, idem);
+    expectParameterInvalid(otherValue, 'Idempotency-Key');
+    const repeated = await post('/v1/host_quotes?color=red&size=s&color=red', undefined, idem);
+    expectParameterInvalid(repeated, 'Idempotency-Key');
+    const none = await post('/v1/host_quotes', undefined, idem);
+    expectParameterInvalid(none, 'Idempotency-Key');
+    expect(HostQuotesController.runs).toBe(runsBefore + 1);
+  });
+
+  it('refuses a key on an upload the route reads itself, running nothing', async () => {
+    const runsBefore = HostImportsController.runs;
+    const upload = (idempotencyKey?: string): request.Test =>
+      post('/v1/host_imports', undefined, idempotencyKey).attach(
+        'file',
+        Buffer.from('a,b\n1,2\n'),
+        'first.csv',
+      );
+
+    const keyed = await upload(fresh());
+    expectParameterInvalid(keyed, 'Idempotency-Key');
+    expect(keyed.body.error.message).toMatch(/multipart\/form-data/);
+    expect(HostImportsController.runs).toBe(runsBefore);
+    const plain = await upload();
+    expect(plain.status).toBe(201);
+    expect(plain.body).toEqual({ object: 'import', name: 'first.csv' });
   });
 
   it('leaves alone a handler that writes its response itself', async () => {
@@ -235,7 +436,7 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
       `INSERT INTO interview_idempotency_keys (account_id, livemode, idempotency_key, fingerprint, token, created_at)
          VALUES ('acct_idem', ${postgres ? 'false' : '0'}, '${idem}', ${postgres ? '$1' : '?'}, 't', ${postgres ? '$2' : '?'})`,
       [
-        requestFingerprint({ method: 'POST', originalUrl: ENDPOINTS, body: create() }),
+        requestFingerprint({ method: 'POST', originalUrl: ENDPOINTS, query: {}, body: create() }),
         postgres ? now : now.toISOString().replace('T', ' ').replace('Z', ''),
       ],
     );

@@ -2,8 +2,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A POST made with an `Idempotency-Key`, per account and mode: what it asked (a fingerprint of its
- * method, path and body) and, once it has run, what it answered, so that a retry of it is answered
- * the same instead of running again.
+ * method, path, query and body) and, once it has run, what it answered (as sent), so that a retry
+ * of it is answered the same instead of running again.
  */
 @Entity({ name: 'interview_idempotency_keys' })
 @Index('idx_interview_idempotency_keys_created', ['createdAt'])
@@ -17,7 +17,7 @@ export class IdempotencyKeyEntity {
   @PrimaryColumn({ name: 'idempotency_key', type: 'varchar', length: 255 })
   idempotencyKey!: string;
 
-  /** SHA-256 (hex) of the request's method, path and body. */
+  /** SHA-256 (hex) of the request's method, path, query and body. */
   @Column({ type: 'varchar', length: 64 })
   fingerprint!: string;
 
@@ -29,6 +29,7 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'response_status', type: 'integer', nullable: true })
   responseStatus!: number | null;
 
+  /** The answer's bytes as sent, as JSON `{ "content_type", "body" }` (base64); null while it runs. */
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody!: string | null;
 

@@ -7,6 +7,7 @@ import { Clock } from '../clock/clock.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
+import type { SentAnswer } from './sent-answer.js';
 
 const KEYS = 'interview_idempotency_keys';
 /** How long a key answers retries (Stripe prunes keys after 24 hours). */
@@ -27,11 +28,28 @@ export interface IdempotentRequest {
 }
 
 /** What to do with a request: run it (holding the key as `token`), or answer what it answered. */
-export type IdempotentStart = { run: true; token: string } | { run: false; body: string | null };
+export type IdempotentStart = { run: true; token: string } | { run: false; answer: SentAnswer };
+
+/** An answer as `response_body` holds it: the body in base64, since it may be any bytes. */
+interface KeptBody {
+  content_type: string | null;
+  body: string;
+}
+
+function keptBody(answer: SentAnswer): string {
+  const kept: KeptBody = { content_type: answer.contentType, body: answer.body.toString('base64') };
+  return JSON.stringify(kept);
+}
+
+function answerOf(status: number, stored: string): SentAnswer {
+  const kept = JSON.parse(stored) as KeptBody;
+  return { status, contentType: kept.content_type, body: Buffer.from(kept.body, 'base64') };
+}
 
 interface StoredKey {
   fingerprint: string;
   token: string;
+  /** Both null while the request runs. */
   response_status: number | string | null;
   response_body: string | null;
   /** Past its day (a boolean, or 1/0 on SQLite). */
@@ -73,7 +91,7 @@ export class IdempotencyStore {
           `Keys for idempotent requests can only be used with the same parameters they were first used with. Use another key than ${JSON.stringify(request.key)} for a different request.`,
         );
       }
-      if (stored.response_status === null) {
+      if (stored.response_status === null || stored.response_body === null) {
         if (!holds(stored.lease_over)) {
           throw new ConflictError(
             'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
@@ -83,26 +101,21 @@ export class IdempotencyStore {
         if (await this.takeOver(request, stored.token, token)) return { run: true, token };
         continue;
       }
-      return { run: false, body: stored.response_body };
+      return { run: false, answer: answerOf(Number(stored.response_status), stored.response_body) };
     }
     throw new ConflictError('This Idempotency-Key is being used by concurrent requests. Retry later.');
   }
 
   /** Records the answer of the run holding the key. */
-  async finish(
-    request: IdempotentRequest,
-    token: string,
-    status: number,
-    body: string | null,
-  ): Promise<void> {
+  async finish(request: IdempotentRequest, token: string, answer: SentAnswer): Promise<void> {
     const s = this.sql;
     await this.dataSource.query(
       `UPDATE ${KEYS} SET response_status = ${s.param(1)}, response_body = ${s.param(2)} WHERE ${this.held(3)}`,
-      [status, body, ...this.heldParams(request, token)],
+      [answer.status, keptBody(answer), ...this.heldParams(request, token)],
     );
   }
 
-  /** Lets the key go after its run failed: nothing was answered that a retry should repeat. */
+  /** Lets the key go after its run: nothing was answered that a retry could be given again. */
   async release(request: IdempotentRequest, token: string): Promise<void> {
     await this.dataSource.query(`DELETE FROM ${KEYS} WHERE ${this.held(1)} AND response_status IS NULL`, [
       ...this.heldParams(request, token),

@@ -6,13 +6,14 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { catchError, mergeMap, type Observable, of } from 'rxjs';
+import { type Observable, of } from 'rxjs';
 import type { ApiKeyRequest } from '../auth/api-key.request.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from '../request/declared-arguments.js';
 import { hasControlCharacter } from '../http/control-characters.js';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency-store.js';
-import { requestFingerprint } from './request-fingerprint.js';
+import { requestFingerprint, unreadBodyType } from './request-fingerprint.js';
+import { beforeSending, type SentAnswer, sendInstead } from './sent-answer.js';
 
 const MAX_KEY_LENGTH = 255;
 
@@ -31,10 +32,10 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | null 
 
 /**
  * `Idempotency-Key` on POST, as Stripe has it: the first request with a key runs and its answer is
- * kept for a day; a retry with the same key and parameters gets that answer again (with
- * `Idempotent-Replayed: true`) instead of creating or sending anything twice. A run that fails
- * keeps nothing, so its retry runs afresh. Handlers taking `@Req()`, `@Res()` or `@RawBody()` are
- * left alone.
+ * kept for a day, as sent; a retry with the same key and parameters gets those bytes again (with
+ * `Idempotent-Replayed: true`) instead of creating or sending anything twice. A run that does not
+ * succeed keeps nothing, so its retry runs afresh; nor does an answer streamed out, which could not
+ * be sent again. Handlers taking `@Req()`, `@Res()` or `@RawBody()` are left alone.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -49,6 +50,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (request.method !== 'POST' || readsTheRequest(declaredArguments(context))) return next.handle();
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
     if (key === null) return next.handle();
+    const unread = unreadBodyType(request);
+    if (unread !== null) {
+      throw new ParameterInvalidError(
+        'Idempotency-Key',
+        `This request's body (${unread}) is read by the route itself, after the Idempotency-Key is checked, so a retry with a different body could not be told from this one. Send it without Idempotency-Key.`,
+      );
+    }
     const response = http.getResponse<Response>();
     const idempotent: IdempotentRequest = {
       scope: request.apiKey,
@@ -57,35 +65,28 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const start = await this.store.start(idempotent);
     if (!start.run) {
-      // The status needs no restoring: only answers that did not fail are kept, and a route
-      // without @Res() answers every success with its one status.
-      response.setHeader('Idempotent-Replayed', 'true');
-      return of(start.body === null ? undefined : (JSON.parse(start.body) as unknown));
+      // What the layers around the handler make of this is replaced by the bytes kept.
+      sendInstead(response, start.answer);
+      return of(undefined);
     }
-    return next.handle().pipe(
-      mergeMap((value: unknown) => this.finish(idempotent, start.token, response.statusCode, value)),
-      catchError(async (error: unknown) => {
-        await this.store.release(idempotent, start.token).catch(() => undefined);
-        throw error;
-      }),
-    );
+    beforeSending(response, (answer) => this.settle(idempotent, start.token, answer));
+    return next.handle();
   }
 
   /**
-   * Keeps the answer for the retries. Failing to keep it does not fail a request that has done
-   * its work: its retries meet a run in progress until the run's lease is over.
+   * Keeps a successful answer for the retries and lets the key go otherwise. Failing to keep it
+   * does not fail a request that has done its work: its retries meet a run in progress until the
+   * run's lease is over.
    */
-  private async finish(
-    request: IdempotentRequest,
-    token: string,
-    status: number,
-    value: unknown,
-  ): Promise<unknown> {
+  private async settle(request: IdempotentRequest, token: string, answer: SentAnswer | null): Promise<void> {
     try {
-      await this.store.finish(request, token, status, value === undefined ? null : JSON.stringify(value));
+      if (answer !== null && answer.status >= 200 && answer.status < 300) {
+        await this.store.finish(request, token, answer);
+      } else {
+        await this.store.release(request, token);
+      }
     } catch (error) {
-      this.logger.warn(`Could not keep the answer to Idempotency-Key ${request.key}: ${String(error)}`);
+      this.logger.warn(`Could not settle Idempotency-Key ${request.key} after its run: ${String(error)}`);
     }
-    return value;
   }
 }

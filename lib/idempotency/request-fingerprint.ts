@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import { carriesBody } from '../request/carries-body.js';
 
 /** JSON with every object's keys in order: the same parameters sent in another order match. */
 function canonicalJson(value: unknown): string {
@@ -13,23 +14,42 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** An empty JSON object is no body, as the routes read it. */
-function parametersOf(body: unknown): unknown {
-  if (body === undefined) return null;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) {
+/** An empty object is no parameters, as the routes read it (no body, `{}`, no query, a bare `?`). */
+function parametersOf(parameters: unknown): unknown {
+  if (parameters === undefined) return null;
+  if (
+    parameters !== null &&
+    typeof parameters === 'object' &&
+    !Array.isArray(parameters) &&
+    Object.keys(parameters).length === 0
+  ) {
     return null;
   }
-  return body;
+  return parameters;
 }
 
 /**
- * What a request asks: its method, path and parameters, hashed (SHA-256, hex). The path is taken
- * as routed: a trailing slash reaches the same handler, so it asks the same.
+ * What a request asks: its method, path, query and body, hashed (SHA-256, hex), each as the routes
+ * read it. A trailing slash reaches the same handler, so it asks the same; the query is taken as
+ * parsed, so its names may come in any order while a repeated name's values stay in theirs.
  */
-export function requestFingerprint(request: Pick<Request, 'method' | 'originalUrl' | 'body'>): string {
+export function requestFingerprint(
+  request: Pick<Request, 'method' | 'originalUrl' | 'query' | 'body'>,
+): string {
   const [path] = request.originalUrl.split('?');
   const routed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  return createHash('sha256')
-    .update(`${request.method} ${routed}\n${canonicalJson(parametersOf(request.body))}`)
-    .digest('hex');
+  const query = canonicalJson(parametersOf(request.query));
+  const body = canonicalJson(parametersOf(request.body));
+  return createHash('sha256').update(`${request.method} ${routed}\n${query}\n${body}`).digest('hex');
+}
+
+/**
+ * The media type of a body nothing has read before the handler, null when there is none: a route
+ * that takes uploaded files parses its multipart body itself, later, so the fingerprint would see
+ * no body and a different upload with the same key would be answered as the first. A body read to
+ * its end (by a parser, or found empty) is known to the fingerprint.
+ */
+export function unreadBodyType(request: Pick<Request, 'headers' | 'readableEnded'>): string | null {
+  if (!carriesBody(request) || request.readableEnded) return null;
+  return request.headers['content-type']?.split(';')[0].trim() || 'without a Content-Type';
 }

@@ -3,6 +3,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
+import { carriesBody } from './carries-body.js';
 import { declaredArguments, readsTheRequest } from './declared-arguments.js';
 
 /** The first name in a body that has any, or null for an absent or empty one. */
@@ -15,11 +16,6 @@ function firstBodyName(body: unknown): string | null {
 
 /** Handlers taking uploaded files get their body from an interceptor of their own, after this one. */
 const READS_FILES = [RouteParamtypes.FILE, RouteParamtypes.FILES];
-
-/** Whether the request says it carries a body, read or not. */
-function carriesBody(request: Request): boolean {
-  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
-}
 
 /**
  * Whether a body no parser took turns out to hold nothing: a chunked body announces no length, and
