@@ -76,8 +76,9 @@ function expectEachEventOnce(receiver: Receiver, events: readonly ApiEvent[]): v
 describe('several workers on one queue', () => {
   it('sends each of 200 events exactly once when two workers share the queue and the database', async () => {
     const db = await TestDatabase.create();
-    // Small batches, so that both workers get jobs.
-    const webhooks = { ...TEST_WEBHOOKS, batchSize: 10 };
+    // Small batches, so that both workers get jobs; the default deadline, so that a loaded machine
+    // answering late is not a timeout, and its retry a second request.
+    const webhooks = { ...TEST_WEBHOOKS, batchSize: 10, timeoutMs: 10_000 };
     const first = await boot({ db, keepDatabase: true, module: { webhooks } });
     const second = await boot({ db, module: { webhooks } });
     const receiver = await receivers.start();

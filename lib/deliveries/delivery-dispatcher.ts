@@ -82,6 +82,10 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Needs Redis only, which the queue closes after this hook: so the last flush waits until then, and
+   * takes the retries recorded as the worker drained and whatever the host published meanwhile.
+   */
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
     await Promise.all(this.inFlight);

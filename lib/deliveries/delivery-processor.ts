@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
 import { WebhookHttpClient, type WebhookResponse } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
@@ -45,7 +45,7 @@ const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
  * claims it holds are renewed until their outcomes are recorded.
  */
 @Injectable()
-export class DeliveryProcessor implements OnApplicationShutdown {
+export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
   private readonly sends: FairSendScheduler;
@@ -256,7 +256,8 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     return this.deferrals.dueAt(endpointId, now, now + Math.max(drainMs, MIN_DEFERRAL_MS), intervalMs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** While the host's database is still open: the outcomes of the last sends are written to it. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stop();
     await this.drain();
     this.claims.close();

@@ -1,9 +1,9 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
 import { every } from '../clock/every.js';
@@ -36,10 +36,11 @@ const TURN_SHARE_OF_INTERVAL = 0.8;
  * sweep adds to a busy queue.
  */
 @Injectable()
-export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private stopSweeping: (() => void) | null = null;
   private running: Promise<number> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly store: DeliveryStore,
@@ -65,7 +66,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
    */
   async sweepInTurn(): Promise<number> {
     const turnMs = Math.floor(this.options.webhooks.sweepIntervalMs * TURN_SHARE_OF_INTERVAL);
-    return (await this.queue.takeSweepTurn(turnMs)) ? this.sweep() : 0;
+    const inTurn = await this.queue.takeSweepTurn(turnMs);
+    // A turn Redis granted once shutdown had begun (it may take 2 s): the database may be closed.
+    return inTurn && !this.stopped ? this.sweep() : 0;
   }
 
   /** Queues the lost deliveries again; answers how many. */
@@ -105,7 +108,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** While the host's database, which a sweep reads, is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     this.stopSweeping?.();
     await this.running;
   }

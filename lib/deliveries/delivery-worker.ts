@@ -1,4 +1,5 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
@@ -28,7 +29,9 @@ const COMPLETION_WRITE_MS = 200;
  * in flight, so their sends are recorded; a killed process leaves claims that expire.
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryWorker
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('InterviewApi');
   private worker: Worker<DeliveryBatchJob, number> | null = null;
   private connection: Redis | null = null;
@@ -88,18 +91,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * a send slot are given back (due at once, for another worker), our batches are awaited with the
    * sends on the wire, and the close is forced. A batch whose completion BullMQ could not write
    * stays active in Redis, is stalled and runs again, finding nothing left to claim.
+   *
+   * Before any module's onApplicationShutdown, because claims and outcomes are written to the
+   * host's database: Nest runs that hook module by module, and a host that lists this module before
+   * TypeORM's would have its DataSource destroyed first.
    */
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     const worker = this.worker;
-    if (worker) {
-      await worker.pause(true);
-      this.processor.stop();
-      if (await this.settle()) await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
-      await worker.close(true);
-      // A batch BullMQ handed over while pausing.
-      await this.settle();
-    }
+    if (!worker) return;
+    await worker.pause(true);
+    this.processor.stop();
+    if (await this.settle()) await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
+    await worker.close(true);
+    // A batch BullMQ handed over while pausing.
+    await this.settle();
+  }
+
+  onApplicationShutdown(): void {
     this.connection?.disconnect();
   }
 

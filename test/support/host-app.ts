@@ -1,5 +1,6 @@
 import {
   Controller,
+  type DynamicModule,
   Get,
   type INestApplication,
   Module,
@@ -78,6 +79,8 @@ export interface TestHostOptions {
   isolation?: 'repeatable read';
   /** The host's `app.enableVersioning`, set before init as a host sets it. */
   versioning?: VersioningOptions;
+  /** The module listed before TypeORM in the imports: Nest then closes the DataSource first at shutdown. */
+  moduleBeforeTypeOrm?: boolean;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -85,7 +88,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const db = options.db ?? (await TestDatabase.create());
 
   @Module({
-    imports: [
+    imports: inHostOrder(options, [
       TypeOrmModule.forRoot({
         ...db.options({ isolation: options.isolation }),
         autoLoadEntities: true,
@@ -119,7 +122,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
           ...options.module?.webhooks,
         },
       }),
-    ],
+    ]),
     controllers: [HostController, HostV1Controller, ...(options.controllers ?? [])],
   })
   class HostModule {}
@@ -154,6 +157,13 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       await deleteQueueKeys(db.name);
     },
   };
+}
+
+/** The host's imports, the module's moved first when the host lists it before TypeORM. */
+function inHostOrder(options: TestHostOptions, imports: DynamicModule[]): DynamicModule[] {
+  if (!options.moduleBeforeTypeOrm) return imports;
+  const isModule = (entry: DynamicModule): boolean => entry.module === InterviewApiModule;
+  return [...imports.filter(isModule), ...imports.filter((entry) => !isModule(entry))];
 }
 
 /**
