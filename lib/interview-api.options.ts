@@ -1,6 +1,7 @@
 import { type Type } from '@nestjs/common';
 import type { RedisOptions, Redis } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
+import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
 import { isCalendarDay } from './request/iso-timestamp.js';
 
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
@@ -32,7 +33,7 @@ export interface WebhookOptions {
   allowInsecureUrls?: boolean;
   /** Sends in flight per worker process, which holds at most 16 times as many claimed deliveries. Default 50. */
   concurrency?: number;
-  /** Deliveries per queue job, and the most outcomes one record statement writes. Default 200. */
+  /** Deliveries per queue job, and the most outcomes recorded together. Default 200, at most 32,762. */
   batchSize?: number;
   /** How often a worker looks for due deliveries no job carries (Redis flushed or down). Default 30,000. */
   sweepIntervalMs?: number;
@@ -141,6 +142,11 @@ const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
  * id nor the databases can hold.
  */
 const MAX_EVENT_RETENTION_MS = 100 * 365 * 24 * 3600 * 1000;
+/**
+ * A worker claims a batch in one statement, binding each id and four values more; SQLite binds at
+ * most SQLITE_MAX_BOUND_VALUES in a statement, so a larger batch could never be claimed there.
+ */
+const MAX_BATCH_SIZE = SQLITE_MAX_BOUND_VALUES - 4;
 /** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
 const MAX_EVENT_TYPE_LENGTH = 128;
 
@@ -174,6 +180,17 @@ function resolveEventRetention(value: unknown): number {
   return retention;
 }
 
+function resolveBatchSize(value: unknown): number {
+  const batchSize = positiveInteger(value, 'webhooks.batchSize', 200);
+  if (batchSize > MAX_BATCH_SIZE) {
+    throw new InvalidModuleOptionsError(
+      'webhooks.batchSize',
+      `must be at most ${MAX_BATCH_SIZE} (a batch is claimed in one statement, and SQLite binds at most ${SQLITE_MAX_BOUND_VALUES} values in one).`,
+    );
+  }
+  return batchSize;
+}
+
 function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<WebhookOptions> {
   const given = webhooks ?? {};
   rejectUnknown(given, WEBHOOK_OPTIONS, 'webhooks.');
@@ -192,7 +209,7 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     retryScheduleMs: [...schedule],
     allowInsecureUrls: given.allowInsecureUrls ?? false,
     concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
-    batchSize: positiveInteger(given.batchSize, 'webhooks.batchSize', 200),
+    batchSize: resolveBatchSize(given.batchSize),
     sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
     maxEndpoints: positiveInteger(given.maxEndpoints, 'webhooks.maxEndpoints', 100),

@@ -1,10 +1,11 @@
 import { CLAIM_RENEWAL_MS } from './claim-lease.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
+import { CLAIMS_PER_RENEWAL } from './renewal-statement.js';
 
 /**
  * Keeps the claims of the deliveries a worker process holds: every CLAIM_RENEWAL_MS, from their
- * claim until they are let go, all of them in one renewal. A failed renewal is reported and the
- * next one tries again, before any claim lapses.
+ * claim until they are let go, all of them in one renewal (of CLAIMS_PER_RENEWAL claims a
+ * statement). A failed renewal is reported and the next one tries again, before any claim lapses.
  */
 export class ClaimRenewer {
   private readonly held = new Map<string, ClaimedDelivery>();
@@ -39,8 +40,11 @@ export class ClaimRenewer {
   private async renewAll(): Promise<void> {
     if (this.renewing || this.held.size === 0) return;
     this.renewing = true;
+    const held = [...this.held.values()];
     try {
-      await this.renew([...this.held.values()]);
+      for (let start = 0; start < held.length; start += CLAIMS_PER_RENEWAL) {
+        await this.renew(held.slice(start, start + CLAIMS_PER_RENEWAL));
+      }
     } catch (error) {
       this.failed(error);
     } finally {

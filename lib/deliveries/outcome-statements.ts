@@ -1,4 +1,4 @@
-import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
+import type { RowColumn, RowsCte, SqlDialect } from '../database/sql-dialect.js';
 import { generateId } from '../identifiers/generate-id.js';
 import type { Statement } from '../database/statement.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
@@ -113,34 +113,49 @@ const SCHEDULE_SYNCED_ON_SQLITE = {
 /**
  * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
  * one statement (atomic by itself, so no transaction round trips), whose update also names the
- * ids as a condition on the table (`BATCH_IDS`); on SQLite four or five.
+ * ids as a condition on the table (`BATCH_IDS`); on SQLite four or five for each part of the batch
+ * that one statement can bind (2,730 outcomes), run in order in the record's one transaction.
  */
 export function recordStatements(
   sql: SqlDialect,
   outcomes: readonly DeliveryOutcome[],
   now: Date,
 ): Statement[] {
-  const { cte, params } = sql.rows(
-    'o',
-    OUTCOME_COLUMNS,
-    outcomes.map((outcome) => outcomeRow(outcome, now, sql)),
-  );
+  if (!sql.postgres) {
+    return sql.parts(outcomes, OUTCOME_COLUMNS, 1).flatMap((part) => recordOnSqlite(sql, part, now));
+  }
+  const { cte, params } = outcomeRows(sql, outcomes, now);
   const withNow = [...params, sql.time(now)];
-  if (sql.postgres) {
-    const nowParam = `CAST($${withNow.length} AS timestamp)`;
-    return [
-      {
-        sql: `WITH ${cte},
+  const nowParam = `CAST($${withNow.length} AS timestamp)`;
+  return [
+    {
+      sql: `WITH ${cte},
           healed AS (${STREAKS_CLEARED}),
           updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}
             RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at, ${DELIVERIES}.endpoint_id),
           recorded AS (${attemptsInsert(nowParam, HELD_ON_POSTGRES)}),
           rescheduled AS (${RESCHEDULED})
           ${UNSCHEDULED}`,
-        params: withNow,
-      },
-    ];
-  }
+      params: withNow,
+    },
+  ];
+}
+
+function outcomeRows(sql: SqlDialect, outcomes: readonly DeliveryOutcome[], now: Date): RowsCte {
+  return sql.rows(
+    'o',
+    OUTCOME_COLUMNS,
+    outcomes.map((outcome) => outcomeRow(outcome, now, sql)),
+  );
+}
+
+/**
+ * SQLite: the statements recording outcomes that one statement can bind (their values and `now`).
+ * A delivery's attempt is inserted before the update clears its claim, which tells it is held.
+ */
+function recordOnSqlite(sql: SqlDialect, outcomes: readonly DeliveryOutcome[], now: Date): Statement[] {
+  const { cte, params } = outcomeRows(sql, outcomes, now);
+  const withNow = [...params, sql.time(now)];
   const statements = [
     { sql: `WITH ${cte} ${attemptsInsert('?', HELD_ON_SQLITE)}`, params: withNow },
     { sql: `WITH ${cte} ${deliveriesUpdate('?')}`, params: withNow },

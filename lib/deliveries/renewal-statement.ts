@@ -1,4 +1,4 @@
-import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
+import { type RowColumn, rowsPerSqliteStatement, type SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import type { Statement } from '../database/statement.js';
@@ -9,6 +9,13 @@ const CLAIM_COLUMNS: readonly RowColumn[] = [
   ['id', 'text'],
   ['claim', 'timestamp'],
 ];
+
+/**
+ * The most claims one renewal names: as many as one statement binds on SQLite, with the lease's
+ * end. PostgreSQL binds arrays and has no such limit, but a worker holding more renews them in a
+ * few statements once every CLAIM_RENEWAL_MS, which costs it nothing that counts.
+ */
+export const CLAIMS_PER_RENEWAL = rowsPerSqliteStatement(CLAIM_COLUMNS, 1);
 
 /**
  * Extends claims to `lockedUntil` where the delivery is still pending under the same claim: never
