@@ -6,6 +6,8 @@ import { SCOPES, type Scope } from '../lib/index.js';
 
 /** Everything the demo reads from the environment, with defaults that run on a laptop as is. */
 export interface DemoConfig {
+  /** The address the demo listens on: loopback, since its Developers page has no login. */
+  host: string;
   port: number;
   /** The SQLite file of the demo (created on first start). */
   databaseFile: string;
@@ -57,6 +59,7 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
   const databaseFile = isAbsolute(file) ? file : resolve(root, file);
   mkdirSync(dirname(databaseFile), { recursive: true });
   return {
+    host: env.HOST ?? '127.0.0.1',
     port,
     databaseFile,
     redis: redisFromEnv(env),

@@ -10,8 +10,8 @@ async function bootstrap(): Promise<void> {
   // rawBody: the demo receiver verifies signatures over the exact bytes it was sent.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { rawBody: true });
   app.enableShutdownHooks();
-  await app.listen(config.port);
-  const base = `http://127.0.0.1:${config.port}`;
+  await app.listen(config.port, config.host);
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const logger = new Logger('Demo');
   logger.log(`Developers page: ${base}/developers`);
   logger.log(`API:             ${base}/v1/ping (Authorization: Bearer iv_test_...)`);

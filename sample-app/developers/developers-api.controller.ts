@@ -113,7 +113,7 @@ export class DevelopersApiController {
   @HttpCode(200)
   addReceiverSecret(@Body() body: { secret?: unknown } | undefined): { secrets_known: number } {
     const secret = body?.secret;
-    if (typeof secret !== 'string' || !secret.startsWith('whsec_')) {
+    if (typeof secret !== 'string' || !DemoReceiverService.canVerifyWith(secret)) {
       throw new ParameterInvalidError('secret', 'secret must be the whsec_... value of an endpoint.');
     }
     this.receiver.addSecret(secret);

@@ -31,7 +31,33 @@ export class DemoReceiverService {
   failing = false;
 
   constructor() {
-    if (process.env.DEMO_WEBHOOK_SECRET) this.secrets.add(process.env.DEMO_WEBHOOK_SECRET);
+    const secret = process.env.DEMO_WEBHOOK_SECRET;
+    if (secret && !DemoReceiverService.canVerifyWith(secret)) {
+      throw new Error(
+        'DEMO_WEBHOOK_SECRET must be the whsec_... secret of an endpoint (base64 after whsec_).',
+      );
+    }
+    if (secret) this.secrets.add(secret);
+  }
+
+  /**
+   * Whether verifyWebhook can check signatures with `secret`: it refuses a malformed one (not base64
+   * after whsec_, a pasted space) with a plain Error, and a well-formed one with a
+   * WebhookVerificationError for this fresh but unsigned probe (the secret is read once the
+   * timestamp is found fresh).
+   */
+  static canVerifyWith(secret: string): boolean {
+    const now = String(Math.floor(Date.now() / 1000));
+    try {
+      verifyWebhook(
+        '{}',
+        { 'webhook-id': 'msg_probe', 'webhook-timestamp': now, 'webhook-signature': 'v1,' },
+        secret,
+      );
+    } catch (error) {
+      return error instanceof WebhookVerificationError;
+    }
+    return false;
   }
 
   addSecret(secret: string): void {
