@@ -1,5 +1,5 @@
 import { type Type } from '@nestjs/common';
-import type { RedisOptions, Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
 import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
 import { isCalendarDay } from './request/iso-timestamp.js';
@@ -147,6 +147,13 @@ const MAX_EVENT_RETENTION_MS = 100 * 365 * 24 * 3600 * 1000;
  * most SQLITE_MAX_BOUND_VALUES in a statement, so a larger batch could never be claimed there.
  */
 const MAX_BATCH_SIZE = SQLITE_MAX_BOUND_VALUES - 4;
+/**
+ * Receivers commonly refuse larger bodies (Express's JSON parser: 100 KiB by default), and a group
+ * commit of 200 events, or a worker's claimed deliveries, multiply it.
+ */
+const MAX_EVENT_BYTES = 1024 * 1024;
+/** Node fires a timer set for longer at once (after 1 ms), as if it were due. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
 const MAX_EVENT_TYPE_LENGTH = 128;
 
@@ -169,6 +176,18 @@ function positiveInteger(value: unknown, option: string, fallback: number): numb
   return value;
 }
 
+/** A positive integer of milliseconds that a Node timer can wait for. */
+function timerMs(value: unknown, option: string, fallback: number): number {
+  const ms = positiveInteger(value, option, fallback);
+  if (ms > MAX_TIMER_MS) {
+    throw new InvalidModuleOptionsError(
+      option,
+      `must be at most ${MAX_TIMER_MS} ms (about 24.8 days): Node fires a longer timer at once.`,
+    );
+  }
+  return ms;
+}
+
 function resolveEventRetention(value: unknown): number {
   const retention = positiveInteger(value, 'eventRetentionMs', DEFAULT_EVENT_RETENTION_MS);
   if (retention > MAX_EVENT_RETENTION_MS) {
@@ -178,6 +197,17 @@ function resolveEventRetention(value: unknown): number {
     );
   }
   return retention;
+}
+
+function resolveMaxEventBytes(value: unknown): number {
+  const bytes = positiveInteger(value, 'maxEventBytes', 256 * 1024);
+  if (bytes > MAX_EVENT_BYTES) {
+    throw new InvalidModuleOptionsError(
+      'maxEventBytes',
+      `must be at most ${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to 200 in one statement, and a worker holds its claimed deliveries' bodies in memory.`,
+    );
+  }
+  return bytes;
 }
 
 function resolveBatchSize(value: unknown): number {
@@ -195,22 +225,27 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
   const given = webhooks ?? {};
   rejectUnknown(given, WEBHOOK_OPTIONS, 'webhooks.');
   const schedule = given.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
-  if (!Array.isArray(schedule) || schedule.some((ms) => !Number.isInteger(ms) || ms < 0)) {
+  // A delay beyond the longest retention is a unit slip, and one beyond a Date's range could never
+  // be written as a delivery's next attempt.
+  if (
+    !Array.isArray(schedule) ||
+    schedule.some((ms) => !Number.isInteger(ms) || ms < 0 || ms > MAX_EVENT_RETENTION_MS)
+  ) {
     throw new InvalidModuleOptionsError(
       'webhooks.retryScheduleMs',
-      'must be an array of non-negative integer delays.',
+      'must be an array of non-negative integer delays of at most 100 years.',
     );
   }
   if (given.allowInsecureUrls !== undefined && typeof given.allowInsecureUrls !== 'boolean') {
     throw new InvalidModuleOptionsError('webhooks.allowInsecureUrls', 'must be a boolean.');
   }
   return {
-    timeoutMs: positiveInteger(given.timeoutMs, 'webhooks.timeoutMs', 10_000),
+    timeoutMs: timerMs(given.timeoutMs, 'webhooks.timeoutMs', 10_000),
     retryScheduleMs: [...schedule],
     allowInsecureUrls: given.allowInsecureUrls ?? false,
     concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
     batchSize: resolveBatchSize(given.batchSize),
-    sweepIntervalMs: positiveInteger(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
+    sweepIntervalMs: timerMs(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
     maxEndpoints: positiveInteger(given.maxEndpoints, 'webhooks.maxEndpoints', 100),
   };
@@ -304,6 +339,21 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
   if (options.redis === null || typeof options.redis !== 'object') {
     throw new InvalidModuleOptionsError('redis', 'must be ioredis options or an ioredis instance.');
   }
+  // The module opens connections of its own from the instance's options: a Cluster's are no
+  // single server's, and would silently connect to localhost.
+  if (options.redis instanceof Cluster) {
+    throw new InvalidModuleOptionsError(
+      'redis',
+      'must be a single Redis server: a Cluster is not supported.',
+    );
+  }
+  const redisOptions = options.redis instanceof Redis ? options.redis.options : options.redis;
+  if (redisOptions.keyPrefix) {
+    throw new InvalidModuleOptionsError(
+      'redis.keyPrefix',
+      'is not supported: BullMQ refuses ioredis key prefixes. Use the queuePrefix option instead.',
+    );
+  }
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
   const versionDay = /^(\d{4})-(\d{2})-(\d{2})$/.exec(apiVersion);
   if (
@@ -350,7 +400,7 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     worker: options.worker ?? true,
     queuePrefix,
     eventRetentionMs: resolveEventRetention(options.eventRetentionMs),
-    maxEventBytes: positiveInteger(options.maxEventBytes, 'maxEventBytes', 256 * 1024),
+    maxEventBytes: resolveMaxEventBytes(options.maxEventBytes),
     rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

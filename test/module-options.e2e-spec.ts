@@ -1,10 +1,12 @@
 import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Cluster, Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions, SCOPES } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
+import { REDIS } from './support/webhooks.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 import { SessionEntity } from './support/session.entity.js';
 
@@ -119,8 +121,32 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['an unknown top-level option', 'cursorSecrets', { cursorSecrets: 'x'.repeat(40) }],
       ['an unknown webhooks option', 'webhooks.timeout', { webhooks: { timeout: 5_000 } }],
       ['a bad webhooks.timeoutMs', 'webhooks.timeoutMs', { webhooks: { timeoutMs: -1 } }],
+      // Node would fire either timer after 1 ms: every attempt timed out, a sweep every millisecond.
+      [
+        'a webhooks.timeoutMs past the longest timer',
+        'webhooks.timeoutMs',
+        { webhooks: { timeoutMs: 2 ** 31 } },
+      ],
+      [
+        'a webhooks.sweepIntervalMs past the longest timer',
+        'webhooks.sweepIntervalMs',
+        { webhooks: { sweepIntervalMs: 30 * 24 * 3600 * 1000 } },
+      ],
+      [
+        'a webhooks.retryScheduleMs delay beyond a Date',
+        'webhooks.retryScheduleMs',
+        { webhooks: { retryScheduleMs: [5_000, 9e15] } },
+      ],
+      ['redis options with a keyPrefix', 'redis.keyPrefix', { redis: { ...REDIS, keyPrefix: 'app:' } }],
+      [
+        'an ioredis instance with a keyPrefix',
+        'redis.keyPrefix',
+        { redis: new Redis({ ...REDIS, keyPrefix: 'app:', lazyConnect: true }) },
+      ],
+      ['an ioredis Cluster', 'redis', { redis: new Cluster([REDIS], { lazyConnect: true }) }],
       ['a zero webhooks.maxEndpoints', 'webhooks.maxEndpoints', { webhooks: { maxEndpoints: 0 } }],
       ['a maxEventBytes that is not an integer', 'maxEventBytes', { maxEventBytes: 1.5 }],
+      ['a maxEventBytes over 1 MiB', 'maxEventBytes', { maxEventBytes: 1024 * 1024 + 1 }],
       ['a bad apiVersion', 'apiVersion', { apiVersion: 'latest' }],
       ['an apiVersion that is no calendar day', 'apiVersion', { apiVersion: '2026-02-30' }],
       ['a bad eventTypes entry', 'eventTypes', { eventTypes: ['Session Completed'] }],

@@ -3,7 +3,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -16,10 +16,15 @@ import type { ResolvedOptions } from '../interview-api.options.js';
 import { inTransaction } from '../database/in-transaction.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
+/**
+ * The first purge, a minute after start: a worker restarted more often than hourly (a deploy a
+ * day, an autoscaler) would otherwise never purge.
+ */
+const FIRST_PURGE_MS = 60_000;
 
 /** Events live for `eventRetentionMs` (30 days by default); then they and their deliveries go. */
 @Injectable()
-export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly sql: SqlDialect;
   private stop: (() => void) | null = null;
@@ -54,6 +59,7 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
       PURGE_INTERVAL_MS,
       () => this.purge(),
       (error) => this.logger.warn(`Event purge failed: ${String(error)}`),
+      FIRST_PURGE_MS,
     );
   }
 
@@ -97,7 +103,8 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  onApplicationShutdown(): void {
+  /** Before TypeORM closes the host's DataSource, which a purge starting then would meet closed. */
+  beforeApplicationShutdown(): void {
     this.stop?.();
   }
 }
