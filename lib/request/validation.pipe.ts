@@ -1,4 +1,4 @@
-import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, type Type, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
 import {
@@ -78,7 +78,8 @@ class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'body') {
       // A DTO describes an object. Given an array, class-validator answers "unknown parameter: 0",
       // or, for [], sees an object without fields: a missing url, or a PATCH that changes nothing.
-      const wholeBodyForDto = metadata.data === undefined && this.toValidate(metadata);
+      const validatedType = this.expectedType ? { ...metadata, metatype: this.expectedType } : metadata;
+      const wholeBodyForDto = metadata.data === undefined && this.toValidate(validatedType);
       if (
         wholeBodyForDto &&
         value !== undefined &&
@@ -95,8 +96,9 @@ class ApiValidationPipe extends ValidationPipe {
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
+function apiValidationPipe(expectedType: Type<object> | undefined): ValidationPipe {
   return new ApiValidationPipe({
+    expectedType,
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -105,4 +107,18 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: toParameterError,
   });
+}
+
+/** The module's validation of every parameter of a controller, against its declared type. */
+export function createValidationPipe(): ValidationPipe {
+  return apiValidationPipe(undefined);
+}
+
+/**
+ * The module's validation of one parameter against `dto`, named here rather than read from the
+ * parameter's type: `@Body(validatedAs(Dto)) body: DtoFields<Dto>` keeps the class out of sight
+ * of a host's global pipes, so that the module's own rules and errors answer for its routes.
+ */
+export function validatedAs(dto: Type<object>): ValidationPipe {
+  return apiValidationPipe(dto);
 }

@@ -3,7 +3,9 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
+import type { DtoFields } from '../request/dto-fields.js';
 import { IdParamPipe } from '../request/id-param.pipe.js';
+import { validatedAs } from '../request/validation.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
@@ -11,6 +13,8 @@ import type { WebhookEndpointView } from './webhook-endpoint.view.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
 const endpointIdParam = new IdParamPipe('webhook endpoint');
+const createBody = validatedAs(CreateWebhookEndpointDto);
+const updateBody = validatedAs(UpdateWebhookEndpointDto);
 
 @ApiV1Controller('webhook_endpoints')
 @RequireScopes('developers:manage')
@@ -20,7 +24,7 @@ export class WebhookEndpointsController {
   @Post()
   create(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Body() body: CreateWebhookEndpointDto,
+    @Body(createBody) body: DtoFields<CreateWebhookEndpointDto>,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.create(key, body);
   }
@@ -45,7 +49,7 @@ export class WebhookEndpointsController {
   update(
     @CurrentApiKey() key: AuthenticatedApiKey,
     @Param('id', endpointIdParam) id: string,
-    @Body() body: UpdateWebhookEndpointDto,
+    @Body(updateBody) body: DtoFields<UpdateWebhookEndpointDto>,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.update(key, id, body);
   }

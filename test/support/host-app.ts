@@ -81,6 +81,8 @@ export interface TestHostOptions {
   versioning?: VersioningOptions;
   /** The module listed before TypeORM in the imports: Nest then closes the DataSource first at shutdown. */
   moduleBeforeTypeOrm?: boolean;
+  /** The host's app-level set-up before init (`app.useGlobalPipes(...)`, say), as a host does it. */
+  configure?: (app: INestApplication) => void;
 }
 
 /** Boots a small host app (its own TypeORM DataSource, a session entity, one ordinary route) with the module. */
@@ -133,6 +135,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const app = moduleRef.createNestApplication({ logger: false });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   if (options.versioning) app.enableVersioning(options.versioning);
+  options.configure?.(app);
   await app.init();
   const keys = app.get(ApiKeysService);
   return {
