@@ -35,6 +35,7 @@ export { DeliveryEntity } from './deliveries/delivery.entity.js';
 export { PendingDeliveryEntity } from './deliveries/pending-delivery.entity.js';
 export { AttemptEntity } from './deliveries/attempt.entity.js';
 export { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
+export { InstallationEntity } from './installation/installation.entity.js';
 export type { DeliveryView, AttemptView } from './deliveries/delivery.view.js';
 
 export {

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyEntity } from './auth/api-key.entity.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
@@ -29,6 +29,8 @@ import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyRetention } from './idempotency/idempotency-retention.js';
 import { IdempotencyStore } from './idempotency/idempotency-store.js';
+import { INSTALLATION_ID, readInstallationId } from './installation/installation-id.js';
+import { InstallationEntity } from './installation/installation.entity.js';
 import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
 import {
   INTERVIEW_API_ASYNC_OPTIONS_TYPE,
@@ -52,6 +54,7 @@ export const INTERVIEW_API_ENTITIES = [
   PendingDeliveryEntity,
   AttemptEntity,
   IdempotencyKeyEntity,
+  InstallationEntity,
 ];
 
 /**
@@ -88,6 +91,8 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           useFactory: resolveOptions,
           inject: [INTERVIEW_API_MODULE_OPTIONS],
         },
+        // Before the queue is built: its keys are named after the installation.
+        { provide: INSTALLATION_ID, useFactory: readInstallationId, inject: [getDataSourceToken()] },
         Clock,
         ClockAlignment,
         LastUsedTracker,

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
 import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
+import { INSTALLATION_ID } from '../lib/installation/installation-id.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
@@ -210,7 +211,9 @@ describe('a sweep', () => {
     // The turn is one key that expires within most of an interval (60 s here), for whoever comes next.
     const redis = new Redis(REDIS);
     try {
-      const ttl = await redis.pttl(`${db.name}:webhook-deliveries:sweep-turn`);
+      const ttl = await redis.pttl(
+        `${db.name}:${first.app.get(INSTALLATION_ID)}:webhook-deliveries:sweep-turn`,
+      );
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(48_000);
     } finally {

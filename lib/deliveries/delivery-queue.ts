@@ -1,12 +1,23 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { INSTALLATION_ID } from '../installation/installation-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 import { StallGuard } from '../redis/stall-guard.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
+
+/**
+ * The prefix of the queue's keys in Redis: queuePrefix, then the installation's id. Hosts on
+ * different databases that share a Redis and a queuePrefix would otherwise share the queue, and one
+ * host's worker would take the other's jobs, find nothing of them in its own database to claim, and
+ * complete them: those deliveries went out only when a sweep found them, if ever.
+ */
+export function deliveryQueuePrefix(queuePrefix: string, installationId: string): string {
+  return `${queuePrefix}:${installationId}`;
+}
 
 /**
  * How long an enqueue (after which the sweeper is left to send the batch), or a count of the
@@ -35,13 +46,18 @@ export class DeliveryQueue implements OnApplicationShutdown {
   /** Whether batches are being left to the sweeper for a Redis that stalls. */
   private heldBack = false;
 
-  constructor(@Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions) {
-    this.sweepTurnKey = `${options.queuePrefix}:${DELIVERY_QUEUE_NAME}:sweep-turn`;
+  constructor(
+    @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
+    @Inject(INSTALLATION_ID) installationId: string,
+  ) {
+    const prefix = deliveryQueuePrefix(options.queuePrefix, installationId);
+    // The installation's own: another's sweeper would otherwise take the turns for both.
+    this.sweepTurnKey = `${prefix}:${DELIVERY_QUEUE_NAME}:sweep-turn`;
     this.connection = createRedisConnection(options.redis, 'producer');
     this.connection.on('error', () => undefined);
     this.queue = new Queue<DeliveryBatchJob>(DELIVERY_QUEUE_NAME, {
       connection: this.connection,
-      prefix: options.queuePrefix,
+      prefix,
       streams: { events: { maxLen: 100 } },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
     });

@@ -8,10 +8,11 @@ import {
 } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { INSTALLATION_ID } from '../installation/installation-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryProcessor } from './delivery-processor.js';
-import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob } from './delivery-queue.js';
+import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob, deliveryQueuePrefix } from './delivery-queue.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 
 /**
@@ -42,6 +43,7 @@ export class DeliveryWorker
   constructor(
     private readonly processor: DeliveryProcessor,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+    @Inject(INSTALLATION_ID) private readonly installationId: string,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,7 +65,7 @@ export class DeliveryWorker
       (job) => this.track(this.processor.take(job.data.ids)),
       {
         connection,
-        prefix: this.options.queuePrefix,
+        prefix: deliveryQueuePrefix(this.options.queuePrefix, this.installationId),
         concurrency: JOB_CONCURRENCY,
         lockDuration: this.options.webhooks.timeoutMs * 2 + 30_000,
         removeOnComplete: { count: 0 },

@@ -19,6 +19,8 @@ import { InterviewApiRetryDropsPostgres1764600000000 } from './postgres/17646000
 import { InterviewApiRetryDropsSqlite1764600000000 } from './sqlite/1764600000000-InterviewApiRetryDrops.js';
 import { InterviewApiPendingByEndpointPostgres1764700000000 } from './postgres/1764700000000-InterviewApiPendingByEndpoint.js';
 import { InterviewApiPendingByEndpointSqlite1764700000000 } from './sqlite/1764700000000-InterviewApiPendingByEndpoint.js';
+import { InterviewApiInstallationPostgres1764800000000 } from './postgres/1764800000000-InterviewApiInstallation.js';
+import { InterviewApiInstallationSqlite1764800000000 } from './sqlite/1764800000000-InterviewApiInstallation.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
@@ -35,6 +37,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
   InterviewApiEventTypeIndexPostgres1764500000000,
   InterviewApiRetryDropsPostgres1764600000000,
   InterviewApiPendingByEndpointPostgres1764700000000,
+  InterviewApiInstallationPostgres1764800000000,
 ]);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
@@ -49,6 +52,7 @@ export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze
   InterviewApiEventTypeIndexSqlite1764500000000,
   InterviewApiRetryDropsSqlite1764600000000,
   InterviewApiPendingByEndpointSqlite1764700000000,
+  InterviewApiInstallationSqlite1764800000000,
 ]);
 
 /** The database types the module ships migrations for. */
