@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { ApiKeyEntity } from './auth/api-key.entity.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
@@ -7,6 +8,7 @@ import { LastUsedTracker } from './auth/last-used-tracker.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { Clock } from './clock/clock.js';
 import { ClockAlignment } from './clock/clock-alignment.js';
+import { checkSchema } from './database/schema-check.js';
 import { AttemptEntity } from './deliveries/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
@@ -91,8 +93,16 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           useFactory: resolveOptions,
           inject: [INTERVIEW_API_MODULE_OPTIONS],
         },
-        // Before the queue is built: its keys are named after the installation.
-        { provide: INSTALLATION_ID, useFactory: readInstallationId, inject: [getDataSourceToken()] },
+        // Before the queue is built: its keys are named after the installation. The first read of
+        // the module's tables, so the schema they are read from is checked first.
+        {
+          provide: INSTALLATION_ID,
+          useFactory: async (dataSource: DataSource): Promise<string> => {
+            await checkSchema(dataSource);
+            return readInstallationId(dataSource);
+          },
+          inject: [getDataSourceToken()],
+        },
         Clock,
         ClockAlignment,
         LastUsedTracker,

@@ -5,7 +5,7 @@ import { Cluster, Redis } from 'ioredis';
 import request from 'supertest';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions, SCOPES } from '../lib/index.js';
-import { TestDatabase } from './support/database.js';
+import { DB_KIND, TestDatabase } from './support/database.js';
 import { REDIS } from './support/webhooks.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 import { SessionEntity } from './support/session.entity.js';
@@ -52,11 +52,15 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
   });
 
   /** Compiles and starts a host with the module; a sync throw in forRoot counts as a failed boot too. */
-  async function boot(interviewApi: () => DynamicModule): Promise<INestApplication> {
+  async function boot(
+    interviewApi: () => DynamicModule,
+    /** The DataSource's `extra` (the pool's options) in place of the test database's. */
+    dataSource: { extra?: Record<string, unknown> } = {},
+  ): Promise<INestApplication> {
     const moduleRef = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...db.options(), autoLoadEntities: true }),
+          useFactory: () => ({ ...db.options(), ...dataSource, autoLoadEntities: true }),
           dataSourceFactory: async (options?: DataSourceOptions) => {
             const initialized = new DataSource(options!).initialize();
             opened.push(initialized);
@@ -220,6 +224,17 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       await app.close();
     });
   });
+
+  // The module's own statements find its tables through the search_path, TypeORM's through the
+  // DataSource's schema: a DataSource whose schema is not first on the search_path is refused.
+  (DB_KIND === 'postgres' ? it : it.skip)(
+    "refuses a DataSource schema that is not its connections' current one, saying how to set it",
+    async () => {
+      await expect(boot(() => InterviewApiModule.forRoot(VALID), { extra: { max: 2 } })).rejects.toThrow(
+        `the DataSource's schema "${db.name}" is not its connections' current schema ("public"): put it first on their search_path`,
+      );
+    },
+  );
 
   describe('forRootAsync', () => {
     it('takes its options from an injected factory, resources included', async () => {

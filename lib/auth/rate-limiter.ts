@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
@@ -42,17 +42,23 @@ const REDIS_TIMEOUT_MS = 250;
  * until Redis first answers, and while it is away or slow, requests go through unmetered.
  */
 @Injectable()
-export class RateLimiter implements OnApplicationShutdown {
+export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
-  private readonly connection: BucketConnection | null = null;
+  private connection: BucketConnection | null = null;
   /** Whether the last request was metered: a change to unmetered is logged, once. */
   private metering = false;
   /** While Redis leaves a token unanswered, requests go unmetered without adding to its queue. */
   private readonly stallGuard = new StallGuard();
 
-  constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {
-    if (options.rateLimit === false) return;
-    const connection = createRedisConnection(options.redis, 'producer');
+  constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {}
+
+  /**
+   * Connects once every provider is made: a start that fails while they are made (a database not
+   * ready for the module, say) then leaves no connection keeping the process alive.
+   */
+  onModuleInit(): void {
+    if (this.options.rateLimit === false) return;
+    const connection = createRedisConnection(this.options.redis, 'producer');
     connection.on('error', () => undefined);
     connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     this.connection = connection as BucketConnection;
