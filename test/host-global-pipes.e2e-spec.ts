@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { map, type Observable } from 'rxjs';
-import type { Response } from 'supertest';
+import request, { type Response } from 'supertest';
 import { type ApiClient, apiClient } from './support/api-client.js';
 import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost, type TestHostOptions } from './support/host-app.js';
@@ -158,6 +158,17 @@ class WrapInData implements NestInterceptor {
   }
 }
 
+/** Reads every answer, as a key-case transformer does: it cannot take `undefined`. */
+class StampAnswer implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next
+      .handle()
+      .pipe(
+        map((data: unknown) => ({ ...Object.fromEntries(Object.entries(data as object)), stamped: true })),
+      );
+  }
+}
+
 /** A host's guard over everything: a session cookie it never finds, except where it lets requests through. */
 class HostSessionGuard implements CanActivate {
   constructor(private readonly letThrough: (path: string) => boolean = () => false) {}
@@ -201,6 +212,33 @@ describe('host-global guards and interceptors on the module routes', () => {
     expect({ status: refused.status, body: refused.body }).toEqual({
       status: 400,
       body: errorEnvelope('invalid_request_error', 'parameter_invalid', 'limit'),
+    });
+  });
+
+  it('a global interceptor that reads the answer is given a replayed one too, which is sent as first answered', async () => {
+    host = await createTestHost({
+      configure: (app) => app.useGlobalInterceptors(new StampAnswer()),
+      module: { webhooks: { allowInsecureUrls: true } },
+    });
+    const key = await host.createKey('acct_globals', 'test');
+    const create = (): request.Test =>
+      request(host!.app.getHttpServer())
+        .post(PATH)
+        .set('Authorization', `Bearer ${key}`)
+        .set('Idempotency-Key', 'create-once')
+        .send({ url: 'http://127.0.0.1:9/hook', enabled_events: ['*'] });
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ object: 'webhook_endpoint', stamped: true });
+    const retry = await create();
+    expect({
+      status: retry.status,
+      body: retry.body,
+      replayed: retry.headers['idempotent-replayed'],
+    }).toEqual({
+      status: 201,
+      body: first.body,
+      replayed: 'true',
     });
   });
 

@@ -30,6 +30,19 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | null 
   return key;
 }
 
+/** The kept answer as a handler's value: its JSON parsed, or its text. */
+function replayedValue(answer: SentAnswer): unknown {
+  const text = answer.body.toString('utf8');
+  if (answer.contentType?.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
 /**
  * `Idempotency-Key` on POST, as Stripe has it: the first request with a key runs and its answer is
  * kept for a day, as sent; a retry with the same key and parameters gets those bytes again (with
@@ -65,9 +78,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const start = await this.store.start(idempotent);
     if (!start.run) {
-      // What the layers around the handler make of this is replaced by the bytes kept.
+      // What the layers around the handler make of this is replaced by the bytes kept; they are
+      // given the answer as the handler's value, as on the first run, since some read it.
       sendInstead(response, start.answer);
-      return of(undefined);
+      return of(replayedValue(start.answer));
     }
     beforeSending(response, (answer) => this.settle(idempotent, start.token, answer));
     return next.handle();
