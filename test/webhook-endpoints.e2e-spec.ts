@@ -338,6 +338,31 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
         await strictApi.delete(`${PATH}/${res.body.id}`);
       });
 
+      it('lets a PATCH send back a stored url that later rules refuse, unchanged, and refuses a new one', async () => {
+        const created = await strictApi.post(PATH, {
+          url: 'https://hooks.example.com/a',
+          enabled_events: ['result.ready'],
+        });
+        expect(created.status).toBe(201);
+        // Stored before spaces were refused.
+        const stored = 'https://hooks.example.com/old path';
+        await strict.app
+          .get(DataSource)
+          .getRepository(WebhookEndpointEntity)
+          .update({ id: created.body.id }, { url: stored });
+        const renamed = await strictApi.patch(`${PATH}/${created.body.id}`, {
+          url: stored,
+          description: 'renamed',
+        });
+        expect(renamed.status).toBe(200);
+        expect(renamed.body).toMatchObject({ url: stored, description: 'renamed' });
+        expectParameterInvalid(
+          await strictApi.patch(`${PATH}/${created.body.id}`, { url: 'https://hooks.example.com/new path' }),
+          'url',
+        );
+        await strictApi.delete(`${PATH}/${created.body.id}`);
+      });
+
       it('refuses a private URL on PATCH too, leaving the endpoint unchanged', async () => {
         const created = await strictApi.post(PATH, {
           url: 'https://hooks.example.com/a',

@@ -82,10 +82,8 @@ export class WebhookEndpointsService {
     const endpoint = await this.find(key, id);
     // Every value is checked before anything is written: one bad field changes nothing.
     const changes: Partial<WebhookEndpointEntity> = {};
-    if (input.url !== undefined) {
-      const url = this.validUrl(input.url);
-      if (url !== endpoint.url) changes.url = url;
-    }
+    // The stored url sent back unchanged is no change: it stays, whatever rules came after it.
+    if (input.url !== undefined && input.url !== endpoint.url) changes.url = this.validUrl(input.url);
     if (input.enabled_events !== undefined) {
       const types = this.validEventTypes(input.enabled_events);
       if (JSON.stringify(types) !== JSON.stringify(endpoint.enabledEvents)) changes.enabledEvents = types;
