@@ -1,4 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { InstallationEntity } from '../lib/installation/installation.entity.js';
+import { readInstallationId } from '../lib/installation/installation-id.js';
 import { INTERVIEW_API_ENTITIES } from '../lib/interview-api.module.js';
 import { interviewApiMigrations, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../lib/migrations/index.js';
 import { TestDatabase } from './support/database.js';
@@ -19,11 +21,16 @@ describe('migrations', () => {
   });
 
   /** A DataSource over the module's entities and migrations, never synchronized. */
-  async function open(extra: Partial<{ migrationsRun: boolean }> = {}): Promise<DataSource> {
+  async function open(
+    extra: Partial<{
+      migrationsRun: boolean;
+      entities: (typeof INTERVIEW_API_ENTITIES)[number][];
+    }> = {},
+  ): Promise<DataSource> {
     const base = db.options({ synchronize: false });
     const options = {
       ...base,
-      entities: INTERVIEW_API_ENTITIES,
+      entities: extra.entities ?? INTERVIEW_API_ENTITIES,
       migrations: interviewApiMigrations(base.type as 'postgres' | 'better-sqlite3'),
       migrationsRun: extra.migrationsRun ?? false,
     } as DataSourceOptions;
@@ -185,5 +192,15 @@ describe('migrations', () => {
     expect(await executedMigrations(second)).toEqual(executed);
     expect(await second.runMigrations()).toEqual([]);
     expect(await drift(second)).toEqual([]);
+  });
+
+  it('gives an installation id, one for good, to a DataSource listing the entities by hand without InstallationEntity', async () => {
+    const dataSource = await open({
+      migrationsRun: true,
+      entities: INTERVIEW_API_ENTITIES.filter((entity) => entity !== InstallationEntity),
+    });
+    const id = await readInstallationId(dataSource);
+    expect(id).toMatch(/^ins_/);
+    expect(await readInstallationId(dataSource)).toBe(id);
   });
 });

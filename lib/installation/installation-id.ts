@@ -1,10 +1,11 @@
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect.js';
 import { generateId } from '../identifiers/generate-id.js';
-import { InstallationEntity } from './installation.entity.js';
 
 /** The installation's id (a string), read from the database once, when the application is created. */
 export const INSTALLATION_ID = Symbol('INSTALLATION_ID');
 
+const TABLE = 'interview_installation';
 /** The key of the table's one row. */
 const SINGLETON = 1;
 
@@ -12,40 +13,41 @@ const SINGLETON = 1;
  * The id of the installation whose database `dataSource` opens, created by the first process to
  * start on it. Every process on one database reads the same id, and processes on different
  * databases read different ones, whatever Redis and queuePrefix they share; a database restored
- * from another keeps the other's id, its data being that installation's.
+ * from another keeps the other's id, its data being that installation's. Read as the module's other
+ * statements are, by table name, so that a host listing the module's entities by hand without this
+ * one still starts.
  */
 export async function readInstallationId(dataSource: DataSource): Promise<string> {
-  const rows = dataSource.getRepository(InstallationEntity);
+  const sql = new SqlDialect(dataSource);
   try {
-    return (await storedId(rows)) ?? (await createdId(rows));
+    return (await storedId(dataSource, sql)) ?? (await createdId(dataSource, sql));
   } catch (error) {
     throw new Error(
-      'nest-interview-api could not read its installation id (table interview_installation, made by its migration InterviewApiInstallation or by synchronize)',
+      `nest-interview-api could not read its installation id from ${TABLE} (made by its migration InterviewApiInstallation, or by synchronize with InstallationEntity among the entities): ${String(error)}`,
       { cause: error },
     );
   }
 }
 
-async function storedId(rows: Repository<InstallationEntity>): Promise<string | null> {
-  const row = await rows.findOne({ where: { singleton: SINGLETON }, cache: false });
-  return row?.id ?? null;
+async function storedId(dataSource: DataSource, sql: SqlDialect): Promise<string | null> {
+  const rows = (await dataSource.query(`SELECT id FROM ${TABLE} WHERE singleton = ${sql.param(1)}`, [
+    SINGLETON,
+  ])) as { id: string }[];
+  return rows[0]?.id ?? null;
 }
 
 /** A new id, unless a process starting at the same time inserted its own first: then that one. */
-async function createdId(rows: Repository<InstallationEntity>): Promise<string> {
+async function createdId(dataSource: DataSource, sql: SqlDialect): Promise<string> {
+  const insert = sql.postgres
+    ? `INSERT INTO ${TABLE} (singleton, id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
+    : `INSERT OR IGNORE INTO ${TABLE} (singleton, id) VALUES (?, ?)`;
   // Under REPEATABLE READ, PostgreSQL refuses (a serialization failure) rather than skips an
   // insert that waited for a row committed after it began: that row is there to read.
-  const refusal: unknown = await rows
-    .createQueryBuilder()
-    .insert()
-    .values({ singleton: SINGLETON, id: generateId('ins') })
-    .orIgnore()
-    .execute()
-    .then(
-      () => null,
-      (error: unknown) => error,
-    );
-  const id = await storedId(rows);
+  const refusal: unknown = await dataSource.query(insert, [SINGLETON, generateId('ins')]).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  const id = await storedId(dataSource, sql);
   if (id !== null) return id;
-  throw refusal ?? new Error('interview_installation was emptied as its row was inserted');
+  throw refusal ?? new Error(`${TABLE} was emptied as its row was inserted`);
 }
