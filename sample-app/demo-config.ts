@@ -50,7 +50,16 @@ function redisFromEnv(env: NodeJS.ProcessEnv): RedisOptions {
   return { host: env.REDIS_HOST ?? '127.0.0.1', port: Number(env.REDIS_PORT ?? 6379) };
 }
 
+/** Where this process can reach itself when listening on `host`: a wildcard's loopback. */
+function reachableAt(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
+  // DEMO_HOST rather than HOST, which some shells set to the machine's name.
+  const host = env.DEMO_HOST ?? '127.0.0.1';
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
     throw new Error(`PORT is not a port: ${env.PORT}`);
@@ -59,7 +68,7 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
   const databaseFile = isAbsolute(file) ? file : resolve(root, file);
   mkdirSync(dirname(databaseFile), { recursive: true });
   return {
-    host: env.HOST ?? '127.0.0.1',
+    host,
     port,
     databaseFile,
     redis: redisFromEnv(env),
@@ -67,7 +76,7 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     keyPrefix: 'iv',
     accountId: env.DEMO_ACCOUNT_ID ?? 'acct_demo',
     userScopes: [...SCOPES],
-    receiverUrl: `http://127.0.0.1:${port}/demo-receiver`,
+    receiverUrl: `http://${reachableAt(host)}:${port}/demo-receiver`,
   };
 }
 

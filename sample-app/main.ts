@@ -11,7 +11,7 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { rawBody: true });
   app.enableShutdownHooks();
   await app.listen(config.port, config.host);
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const base = new URL(config.receiverUrl).origin;
   const logger = new Logger('Demo');
   logger.log(`Developers page: ${base}/developers`);
   logger.log(`API:             ${base}/v1/ping (Authorization: Bearer iv_test_...)`);
