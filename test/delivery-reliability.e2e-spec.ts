@@ -1,6 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { DataSource, IsNull, Not } from 'typeorm';
@@ -29,22 +27,12 @@ import {
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
 import { closedAfterEachTest } from './support/per-test.js';
+import { warningsDuring } from './support/warnings.js';
 
 /** Hosts and receivers of the running test. */
 const { hosts, receivers, boot } = closedAfterEachTest();
 
 const ACCOUNT = 'acct_reliability';
-
-/** What the module warns its operator of while `run` runs. */
-async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
-  const warn = jest.spyOn(Logger.prototype, 'warn');
-  try {
-    await run();
-    return warn.mock.calls.map(([message]) => String(message));
-  } finally {
-    warn.mockRestore();
-  }
-}
 
 async function clientOf(host: TestHost): Promise<ApiClient> {
   return apiClient(host, await host.createKey(ACCOUNT, 'test'));

@@ -1,11 +1,10 @@
-import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { DeliveryEntity, type InterviewApiModuleOptions } from '../lib/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { TestDatabase } from './support/database.js';
 import type { TestHost } from './support/host-app.js';
 import { closedAfterEachTest } from './support/per-test.js';
+import { warningsDuring } from './support/warnings.js';
 import { eventually } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
 import { createEndpoint, getDelivery, publishResults } from './support/webhooks.js';
@@ -14,17 +13,6 @@ import { createEndpoint, getDelivery, publishResults } from './support/webhooks.
 const { hosts, receivers, boot } = closedAfterEachTest();
 
 const ACCOUNT = 'acct_shutdown_order';
-
-/** What the module warns its operator of while `run` runs. */
-async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
-  const warn = jest.spyOn(Logger.prototype, 'warn');
-  try {
-    await run();
-    return warn.mock.calls.map(([message]) => String(message));
-  } finally {
-    warn.mockRestore();
-  }
-}
 
 /**
  * An API-only host, which stays open to read the outcome, and a worker host on the same database
