@@ -283,6 +283,34 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
     });
   });
 
+  describe('a page of large events', () => {
+    let large: TestHost;
+    beforeAll(async () => {
+      large = await createTestHost({ module: { worker: false, maxEventBytes: 1024 * 1024 } });
+    });
+    afterAll(() => large.close());
+
+    it('ends before 4 Mi characters of events, and a walk still lists each event once, newest first', async () => {
+      const api = apiClient(large, await large.createKey('acct_large', 'test'));
+      const publisher = large.app.get(EventPublisher);
+      const published: string[] = [];
+      for (let n = 0; n < 6; n++) {
+        const event = await publisher.publish({
+          accountId: 'acct_large',
+          type: 'result.ready',
+          livemode: false,
+          data: { id: `res_${n}`, object: 'result', transcript: 'x'.repeat(900_000) },
+        });
+        published.unshift(event.id);
+      }
+      const pages = await walkPages<ApiEvent>(api, '/v1/events', { limit: 100 });
+      // About 0.9 Mi characters each: four fit in a page, the fifth would not.
+      expect(pages.map((page) => page.data.length)).toEqual([4, 2]);
+      expect(pages.flatMap((page) => page.data.map((event) => event.id))).toEqual(published);
+      expect(pages[1].data[0].data.object).toMatchObject({ id: 'res_1', transcript: 'x'.repeat(900_000) });
+    });
+  });
+
   describe('account and mode isolation', () => {
     it('lists and retrieves only the key’s own account and mode (others answer 404)', async () => {
       const a = await freshAccount();

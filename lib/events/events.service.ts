@@ -11,6 +11,13 @@ import { EventEntity } from './event.entity.js';
 import { EventRetention } from './event-retention.js';
 import { EventTypes } from './event-types.js';
 
+/**
+ * The most event JSON one page of the feed carries (4 Mi characters), as few as one event: each is
+ * parsed and written out again on the process's one thread, and 100 events of the largest size
+ * made a page of 100 MiB that any key could ask for at its request rate.
+ */
+const EVENT_PAGE_CHARACTERS = 4 * 1024 * 1024;
+
 /** The event feed: the same events webhooks carry, sealed to the key's account and mode. */
 @Injectable()
 export class EventsService {
@@ -30,7 +37,16 @@ export class EventsService {
       // A list of types rather than a pattern, so that the type index serves a group too.
       query.andWhere('event.type IN (:...types)', { types: this.typesSelected(params.filters.type) });
     }
-    return this.paginator.page({ list: 'events', query, params, scope: key }, toApiEvent);
+    return this.paginator.page(
+      {
+        list: 'events',
+        query,
+        params,
+        scope: key,
+        sizeBudget: { max: EVENT_PAGE_CHARACTERS, of: (event) => event.payload.length },
+      },
+      toApiEvent,
+    );
   }
 
   /** A filter selecting no known type is refused: a typo would otherwise list nothing, silently. */

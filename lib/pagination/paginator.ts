@@ -25,6 +25,22 @@ export interface PageRequest<E extends ObjectLiteral> {
   columns?: Partial<PaginatedColumns>;
   /** A filter no index serves, read UNINDEXED_FILTER_WINDOW rows of the list at a time. */
   unindexed?: { condition: string; parameters: ObjectLiteral };
+  /**
+   * A bound on a page's size for lists of large rows: the page ends before the row that would take
+   * it past `max` (by `of`, its size), keeping at least one, with `has_more` and a cursor there.
+   */
+  sizeBudget?: { max: number; of: (row: E) => number };
+}
+
+/** The first of `rows` that fit in `budget` (at least one), or all of them without one. */
+function keptWithin<E>(rows: E[], budget: { max: number; of: (row: E) => number } | undefined): E[] {
+  if (!budget) return rows;
+  let size = 0;
+  for (let i = 0; i < rows.length; i++) {
+    size += budget.of(rows[i]);
+    if (size > budget.max && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 /**
@@ -157,8 +173,9 @@ export class Paginator {
     query.limit(params.limit + 1);
 
     const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
-    const full = entities.length > params.limit;
-    const rows = full ? entities.slice(0, params.limit) : entities;
+    const kept = keptWithin(entities.slice(0, params.limit), request.sizeBudget);
+    const full = entities.length > kept.length;
+    const rows = full ? entities.slice(0, kept.length) : entities;
     const last = rows[rows.length - 1];
     const next = full
       ? { createdAt: String(raw[rows.length - 1][CURSOR_COLUMN]), id: String(last[columns.id]) }
