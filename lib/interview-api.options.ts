@@ -2,7 +2,7 @@ import { type Type } from '@nestjs/common';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
 import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
-import { isCalendarDay } from './request/iso-timestamp.js';
+import { calendarDayYear } from './request/iso-timestamp.js';
 
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
 export interface ResourceDefinition<T = object> {
@@ -176,49 +176,28 @@ function positiveInteger(value: unknown, option: string, fallback: number): numb
   return value;
 }
 
+/** A positive integer of at most `max`; `limit` says what the most is, and why. */
+function positiveIntegerAtMost(
+  value: unknown,
+  option: string,
+  fallback: number,
+  max: number,
+  limit: string,
+): number {
+  const integer = positiveInteger(value, option, fallback);
+  if (integer > max) throw new InvalidModuleOptionsError(option, `must be at most ${limit}.`);
+  return integer;
+}
+
 /** A positive integer of milliseconds that a Node timer can wait for. */
 function timerMs(value: unknown, option: string, fallback: number): number {
-  const ms = positiveInteger(value, option, fallback);
-  if (ms > MAX_TIMER_MS) {
-    throw new InvalidModuleOptionsError(
-      option,
-      `must be at most ${MAX_TIMER_MS} ms (about 24.8 days): Node fires a longer timer at once.`,
-    );
-  }
-  return ms;
-}
-
-function resolveEventRetention(value: unknown): number {
-  const retention = positiveInteger(value, 'eventRetentionMs', DEFAULT_EVENT_RETENTION_MS);
-  if (retention > MAX_EVENT_RETENTION_MS) {
-    throw new InvalidModuleOptionsError(
-      'eventRetentionMs',
-      `must be at most 100 years (${MAX_EVENT_RETENTION_MS} ms).`,
-    );
-  }
-  return retention;
-}
-
-function resolveMaxEventBytes(value: unknown): number {
-  const bytes = positiveInteger(value, 'maxEventBytes', 256 * 1024);
-  if (bytes > MAX_EVENT_BYTES) {
-    throw new InvalidModuleOptionsError(
-      'maxEventBytes',
-      `must be at most ${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to 200 in one statement, and a worker holds its claimed deliveries' bodies in memory.`,
-    );
-  }
-  return bytes;
-}
-
-function resolveBatchSize(value: unknown): number {
-  const batchSize = positiveInteger(value, 'webhooks.batchSize', 200);
-  if (batchSize > MAX_BATCH_SIZE) {
-    throw new InvalidModuleOptionsError(
-      'webhooks.batchSize',
-      `must be at most ${MAX_BATCH_SIZE} (a batch is claimed in one statement, and SQLite binds at most ${SQLITE_MAX_BOUND_VALUES} values in one).`,
-    );
-  }
-  return batchSize;
+  return positiveIntegerAtMost(
+    value,
+    option,
+    fallback,
+    MAX_TIMER_MS,
+    `${MAX_TIMER_MS} ms (about 24.8 days): Node fires a longer timer at once`,
+  );
 }
 
 function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<WebhookOptions> {
@@ -244,7 +223,13 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
     retryScheduleMs: [...schedule],
     allowInsecureUrls: given.allowInsecureUrls ?? false,
     concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
-    batchSize: resolveBatchSize(given.batchSize),
+    batchSize: positiveIntegerAtMost(
+      given.batchSize,
+      'webhooks.batchSize',
+      200,
+      MAX_BATCH_SIZE,
+      `${MAX_BATCH_SIZE} (a batch is claimed in one statement, and SQLite binds at most ${SQLITE_MAX_BOUND_VALUES} values in one)`,
+    ),
     sweepIntervalMs: timerMs(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
     disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
     maxEndpoints: positiveInteger(given.maxEndpoints, 'webhooks.maxEndpoints', 100),
@@ -355,11 +340,7 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     );
   }
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-  const versionDay = /^(\d{4})-(\d{2})-(\d{2})$/.exec(apiVersion);
-  if (
-    versionDay === null ||
-    !isCalendarDay(Number(versionDay[1]), Number(versionDay[2]), Number(versionDay[3]))
-  ) {
+  if (calendarDayYear(String(apiVersion)) === null) {
     throw new InvalidModuleOptionsError('apiVersion', 'must be a date in the form YYYY-MM-DD.');
   }
   const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME;
@@ -399,8 +380,20 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
     webhooks: resolveWebhooks(options.webhooks),
     worker: options.worker ?? true,
     queuePrefix,
-    eventRetentionMs: resolveEventRetention(options.eventRetentionMs),
-    maxEventBytes: resolveMaxEventBytes(options.maxEventBytes),
+    eventRetentionMs: positiveIntegerAtMost(
+      options.eventRetentionMs,
+      'eventRetentionMs',
+      DEFAULT_EVENT_RETENTION_MS,
+      MAX_EVENT_RETENTION_MS,
+      `100 years (${MAX_EVENT_RETENTION_MS} ms)`,
+    ),
+    maxEventBytes: positiveIntegerAtMost(
+      options.maxEventBytes,
+      'maxEventBytes',
+      256 * 1024,
+      MAX_EVENT_BYTES,
+      `${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to 200 in one statement, and a worker holds its claimed deliveries' bodies in memory`,
+    ),
     rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

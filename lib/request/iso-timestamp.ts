@@ -2,10 +2,18 @@
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Date parsing rolls 2026-02-30 over into March; a day that does not exist is a client mistake. */
-export function isCalendarDay(year: number, month: number, day: number): boolean {
+function isCalendarDay(year: number, month: number, day: number): boolean {
   const probe = new Date(0);
   probe.setUTCFullYear(year, month - 1, day);
   return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}
+
+/** The year of `text` when it is a day `YYYY-MM-DD` that exists, or null. */
+export function calendarDayYear(text: string): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (match === null) return null;
+  const [year, month, day] = match.slice(1).map(Number);
+  return isCalendarDay(year, month, day) ? year : null;
 }
 
 /**

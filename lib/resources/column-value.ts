@@ -1,5 +1,5 @@
 import type { ColumnType } from 'typeorm';
-import { isCalendarDay, parseIsoTimestamp } from '../request/iso-timestamp.js';
+import { calendarDayYear, parseIsoTimestamp } from '../request/iso-timestamp.js';
 import { decimalParser, floatParser } from './number-value.js';
 
 /** What the module reads of a host entity's column (TypeORM's ColumnMetadata). */
@@ -68,8 +68,6 @@ const TEXT_TYPES = new Set([
   'citext',
   'clob',
 ]);
-/** Groups: year, month, day. */
-const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d+$/;
 
@@ -133,11 +131,9 @@ export function columnValueParser(column: ColumnShape): ColumnValueParser | null
     return {
       expected: 'a date, e.g. 2026-11-21',
       parse(raw) {
-        const match = CALENDAR_DAY.exec(raw);
-        if (match === null) return undefined;
-        const [year, month, day] = match.slice(1).map(Number);
+        const year = calendarDayYear(raw);
         // PostgreSQL has no year 0: it would fail the statement rather than match nothing.
-        return year >= 1 && isCalendarDay(year, month, day) ? raw : undefined;
+        return year !== null && year >= 1 ? raw : undefined;
       },
     };
   }
