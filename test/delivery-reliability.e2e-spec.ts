@@ -28,6 +28,7 @@ import {
 } from './support/webhooks.js';
 import { closedAfterEachTest } from './support/per-test.js';
 import { warningsDuring } from './support/warnings.js';
+import { expectSentAndGivenBack } from './support/outcomes.js';
 
 /** Hosts and receivers of the running test. */
 const { hosts, receivers, boot } = closedAfterEachTest();
@@ -216,13 +217,7 @@ describe('a worker shut down while deliveries wait for a send slot', () => {
     // Shutdown waited for the one on the wire only, and left nothing claimed.
     expect(receiver.requests).toHaveLength(1);
     const stored = await deliveries.find();
-    expect(stored.filter((delivery) => delivery.status === 'succeeded')).toHaveLength(1);
-    const givenBack = stored.filter((delivery) => delivery.status === 'pending');
-    expect(givenBack).toHaveLength(9);
-    for (const delivery of givenBack) {
-      expect(delivery).toMatchObject({ attempt: 0, lockedUntil: null });
-      expect(delivery.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
-    }
+    expectSentAndGivenBack(stored, 1, 9);
 
     await boot({ db });
     await allDeliveries(client, endpoint.id, 10, succeeded);

@@ -1,4 +1,5 @@
 import type { ClaimedDelivery, DeliveryOutcome } from '../../lib/deliveries/claimed-delivery.js';
+import type { DeliveryEntity } from '../../lib/deliveries/delivery.entity.js';
 
 /**
  * The outcome of one attempt a worker made on `delivery`, as the engine records it: a 200 that
@@ -17,4 +18,18 @@ export function attemptOutcome(delivery: ClaimedDelivery, retryAt: Date | null =
     nextAttemptAt: retryAt,
     goneUrl: null,
   };
+}
+
+/**
+ * After a worker's graceful shutdown: `sent` deliveries succeeded, and the other `givenBack` were
+ * given back unsent, unclaimed and due at once, for another worker.
+ */
+export function expectSentAndGivenBack(stored: DeliveryEntity[], sent: number, givenBack: number): void {
+  expect(stored.filter((delivery) => delivery.status === 'succeeded')).toHaveLength(sent);
+  const pending = stored.filter((delivery) => delivery.status === 'pending');
+  expect(pending).toHaveLength(givenBack);
+  for (const delivery of pending) {
+    expect(delivery).toMatchObject({ attempt: 0, lockedUntil: null });
+    expect(delivery.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  }
 }
