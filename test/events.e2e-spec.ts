@@ -1,4 +1,5 @@
-import { DataSource, In } from 'typeorm';
+import { jest } from '@jest/globals';
+import { DataSource, In, type QueryRunner } from 'typeorm';
 import {
   AttemptEntity,
   DeliveryEntity,
@@ -308,6 +309,126 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
       expect(pages.map((page) => page.data.length)).toEqual([4, 2]);
       expect(pages.flatMap((page) => page.data.map((event) => event.id))).toEqual(published);
       expect(pages[1].data[0].data.object).toMatchObject({ id: 'res_1', transcript: 'x'.repeat(900_000) });
+    });
+
+    /**
+     * The characters of the rows the database answers to statements on the events while `during`
+     * runs, as the process receives them; `afterList` runs once the list's own statement (the one
+     * measuring each event's length) is answered.
+     */
+    async function eventRowsRead<T>(
+      during: () => Promise<T>,
+      afterList: () => Promise<void> = async () => {},
+    ): Promise<{ result: T; characters: number }> {
+      const dataSource = large.app.get(DataSource);
+      const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+      const wrapped = new Map<QueryRunner, QueryRunner['query']>();
+      let characters = 0;
+      let listed = false;
+      const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((mode) => {
+        const runner = createQueryRunner(mode);
+        // SQLite hands out one runner for every query: it is wrapped once.
+        if (wrapped.has(runner)) return runner;
+        const query = runner.query.bind(runner) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
+        wrapped.set(runner, runner.query);
+        runner.query = (async (sql: string, parameters?: unknown[], structured?: boolean) => {
+          const answer = await query(sql, parameters, structured);
+          if (sql.includes('interview_events')) {
+            const rows = structured ? (answer as { records: unknown[] }).records : answer;
+            characters += JSON.stringify(rows).length;
+            if (!listed && sql.includes('LENGTH(')) {
+              listed = true;
+              await afterList();
+            }
+          }
+          return answer;
+        }) as QueryRunner['query'];
+        return runner;
+      });
+      try {
+        return { result: await during(), characters };
+      } finally {
+        spy.mockRestore();
+        for (const [runner, query] of wrapped) runner.query = query;
+      }
+    }
+
+    it('reads no more than the budget and one event of event JSON from the database per page, with filters and cursors', async () => {
+      const api = apiClient(large, await large.createKey('acct_large_reads', 'test'));
+      const publisher = large.app.get(EventPublisher);
+      const since = new Date(Date.now() - 1000).toISOString();
+      const published: string[] = [];
+      for (let n = 0; n < 101; n++) {
+        const type = n % 10 === 9 ? 'result.updated' : 'result.ready';
+        const event = await publisher.publish({
+          accountId: 'acct_large_reads',
+          type,
+          livemode: false,
+          data: { id: `res_${n}`, object: 'result', transcript: 'x'.repeat(200_000) },
+        });
+        if (type === 'result.ready') published.unshift(event.id);
+      }
+      const query = { limit: 100, type: 'result.ready', created_gte: since };
+      const pages: ApiEvent[][] = [];
+      let cursor: string | null = null;
+      do {
+        const { result: res, characters } = await eventRowsRead(() =>
+          api.get('/v1/events', cursor === null ? query : { ...query, cursor }),
+        );
+        expect(res.status).toBe(200);
+        const eventCharacters = JSON.stringify(res.body.data[0]).length;
+        // 20 events of about 200,000 characters fit in 4 Mi; the list's 101 rows held 20 MB.
+        expect(characters).toBeLessThan(4 * 1024 * 1024 + eventCharacters);
+        pages.push(res.body.data);
+        cursor = res.body.next_cursor;
+      } while (cursor !== null);
+      expect(pages.map((page) => page.length)).toEqual([20, 20, 20, 20, 11]);
+      expect(pages.flat().map((event) => event.id)).toEqual(published);
+    });
+
+    it('ends by the characters a JS string counts, a character beyond U+FFFF counting two', async () => {
+      const api = apiClient(large, await large.createKey('acct_large_astral', 'test'));
+      const publisher = large.app.get(EventPublisher);
+      for (let n = 0; n < 9; n++) {
+        await publisher.publish({
+          accountId: 'acct_large_astral',
+          type: 'result.ready',
+          livemode: false,
+          data: { id: `res_${n}`, object: 'result', transcript: '\u{1F600}'.repeat(250_000) },
+        });
+      }
+      // 500,000 characters each but 250,000 code points: eight fit in 4 Mi, where nine would by code points.
+      const pages = await walkPages<ApiEvent>(api, '/v1/events', { limit: 100 });
+      expect(pages.map((page) => page.data.length)).toEqual([8, 1]);
+      expect(pages[1].data[0].data.object).toMatchObject({ transcript: '\u{1F600}'.repeat(250_000) });
+    });
+
+    it('leaves out an event deleted between reading the page’s lengths and its events', async () => {
+      const api = apiClient(large, await large.createKey('acct_large_purged', 'test'));
+      const publisher = large.app.get(EventPublisher);
+      const events: ApiEvent[] = [];
+      for (let n = 0; n < 3; n++) {
+        events.unshift(
+          await publisher.publish({
+            accountId: 'acct_large_purged',
+            type: 'result.ready',
+            livemode: false,
+            data: { id: `res_${n}`, object: 'result' },
+          }),
+        );
+      }
+      const { result: res } = await eventRowsRead(
+        () => api.get('/v1/events', { limit: 2 }),
+        async () => {
+          await large.app.get(DataSource).getRepository(EventEntity).delete({ id: events[1].id });
+        },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((event: ApiEvent) => event.id)).toEqual([events[0].id]);
+      expect(res.body.has_more).toBe(true);
+      const rest = await api.get('/v1/events', { limit: 2, cursor: res.body.next_cursor });
+      expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
+      expect(rest.body.data.map((event: ApiEvent) => event.id)).toEqual([events[2].id]);
     });
   });
 

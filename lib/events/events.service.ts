@@ -43,7 +43,7 @@ export class EventsService {
         query,
         params,
         scope: key,
-        sizeBudget: { max: EVENT_PAGE_CHARACTERS, of: (event) => event.payload.length },
+        sizeBudget: { property: 'payload', max: EVENT_PAGE_CHARACTERS },
       },
       toApiEvent,
     );

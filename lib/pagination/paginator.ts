@@ -6,6 +6,7 @@ import type { ResolvedOptions } from '../interview-api.options.js';
 import { CursorCodec, type CursorBinding, type CursorPosition } from './cursor-codec.js';
 import type { ListEnvelope } from './list-envelope.js';
 import type { ListParams } from './list-params.js';
+import { measureInstead, type SizeBudget, type SizedPage, withinBudget } from './size-budget.js';
 
 /** Entity properties the paginator scopes and orders by; the defaults fit the module's entities. */
 export interface PaginatedColumns {
@@ -25,22 +26,8 @@ export interface PageRequest<E extends ObjectLiteral> {
   columns?: Partial<PaginatedColumns>;
   /** A filter no index serves, read UNINDEXED_FILTER_WINDOW rows of the list at a time. */
   unindexed?: { condition: string; parameters: ObjectLiteral };
-  /**
-   * A bound on a page's size for lists of large rows: the page ends before the row that would take
-   * it past `max` (by `of`, its size), keeping at least one, with `has_more` and a cursor there.
-   */
-  sizeBudget?: { max: number; of: (row: E) => number };
-}
-
-/** The first of `rows` that fit in `budget` (at least one), or all of them without one. */
-function keptWithin<E>(rows: E[], budget: { max: number; of: (row: E) => number } | undefined): E[] {
-  if (!budget) return rows;
-  let size = 0;
-  for (let i = 0; i < rows.length; i++) {
-    size += budget.of(rows[i]);
-    if (size > budget.max && i > 0) return rows.slice(0, i);
-  }
-  return rows;
+  /** A bound on a page's size for lists of large rows, by the length of one text property. */
+  sizeBudget?: SizeBudget<E>;
 }
 
 /**
@@ -170,19 +157,24 @@ export class Paginator {
       }
       query.andWhere(request.unindexed.condition, request.unindexed.parameters);
     }
+    if (request.sizeBudget) measureInstead(query, request.sizeBudget);
     query.limit(params.limit + 1);
 
     const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
-    const kept = keptWithin(entities.slice(0, params.limit), request.sizeBudget);
-    const full = entities.length > kept.length;
-    const rows = full ? entities.slice(0, kept.length) : entities;
-    const last = rows[rows.length - 1];
-    const next = full
-      ? { createdAt: String(raw[rows.length - 1][CURSOR_COLUMN]), id: String(last[columns.id]) }
-      : windowEnd;
+    const listed = entities.slice(0, params.limit);
+    const page: SizedPage<E> = request.sizeBudget
+      ? await withinBudget(query, listed, raw, request.sizeBudget, columns.id)
+      : { rows: listed, covered: listed.length };
+    const next =
+      entities.length > page.covered
+        ? {
+            createdAt: String(raw[page.covered - 1][CURSOR_COLUMN]),
+            id: String(entities[page.covered - 1][columns.id]),
+          }
+        : windowEnd;
     return {
       object: 'list',
-      data: rows.map(toView),
+      data: page.rows.map(toView),
       has_more: next !== null,
       next_cursor: next && this.codec.encode(next, binding),
     };
