@@ -18,8 +18,9 @@ describe('ClaimRenewer', () => {
   let renewer: ClaimRenewer | null = null;
 
   beforeEach(() => jest.useFakeTimers());
-  afterEach(() => {
-    renewer?.close();
+  afterEach(async () => {
+    await renewer?.close();
+    renewer = null;
     jest.useRealTimers();
   });
 
@@ -76,5 +77,33 @@ describe('ClaimRenewer', () => {
     finish();
     await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
     expect(calls).toBe(3);
+    // Ends the third renewal: the close after each test waits for it.
+    finish();
+  });
+
+  it('closes once the renewal under way has ended, and renews no more', async () => {
+    let calls = 0;
+    let finish: () => void = () => undefined;
+    renewer = new ClaimRenewer(
+      () => {
+        calls++;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      () => undefined,
+    );
+    renewer.hold([claimed('dlv_a')]);
+    await jest.advanceTimersByTimeAsync(CLAIM_RENEWAL_MS);
+    expect(calls).toBe(1);
+
+    let closed = false;
+    const closing = (async () => {
+      await renewer.close();
+      closed = true;
+    })();
+    await jest.advanceTimersByTimeAsync(2 * CLAIM_RENEWAL_MS);
+    expect(closed).toBe(false);
+    finish();
+    await closing;
+    expect(calls).toBe(1);
   });
 });

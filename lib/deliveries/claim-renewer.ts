@@ -10,13 +10,14 @@ import { CLAIMS_PER_RENEWAL } from './renewal-statement.js';
 export class ClaimRenewer {
   private readonly held = new Map<string, ClaimedDelivery>();
   private readonly timer: NodeJS.Timeout;
-  private renewing = false;
+  /** The renewal under way, if one is: never two at once. */
+  private renewal: Promise<void> | null = null;
 
   constructor(
     private readonly renew: (held: ClaimedDelivery[]) => Promise<void>,
     private readonly failed: (error: unknown) => void,
   ) {
-    this.timer = setInterval(() => void this.renewAll(), CLAIM_RENEWAL_MS);
+    this.timer = setInterval(() => this.renewAll(), CLAIM_RENEWAL_MS);
     this.timer.unref();
   }
 
@@ -33,13 +34,21 @@ export class ClaimRenewer {
     if (this.held.get(delivery.id) === delivery) this.held.delete(delivery.id);
   }
 
-  close(): void {
+  /**
+   * Renews no more; resolves once a renewal under way has ended, so that a caller closing the
+   * database after it does not end its statement halfway.
+   */
+  async close(): Promise<void> {
     clearInterval(this.timer);
+    await this.renewal;
   }
 
-  private async renewAll(): Promise<void> {
-    if (this.renewing || this.held.size === 0) return;
-    this.renewing = true;
+  private renewAll(): void {
+    if (this.renewal || this.held.size === 0) return;
+    this.renewal = this.renewHeld().finally(() => (this.renewal = null));
+  }
+
+  private async renewHeld(): Promise<void> {
     const held = [...this.held.values()];
     try {
       for (let start = 0; start < held.length; start += CLAIMS_PER_RENEWAL) {
@@ -47,8 +56,6 @@ export class ClaimRenewer {
       }
     } catch (error) {
       this.failed(error);
-    } finally {
-      this.renewing = false;
     }
   }
 }

@@ -260,7 +260,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.stop();
     await this.drain();
-    this.claims.close();
+    await this.claims.close();
     await this.http.close();
   }
 }
