@@ -31,13 +31,23 @@ export interface DisabledEndpoint {
 const IDS_PER_LOOKUP = 500;
 
 /**
+ * An event's body in the first claimed row of each of its deliveries only (`payload` the body,
+ * `event_id` the event): one event to 100 endpoints came back from the database, and was held
+ * until sent, as 100 copies of its body.
+ */
+const ONCE_PER_EVENT = 'CASE WHEN row_number() OVER (PARTITION BY event_id) = 1 THEN payload END';
+
+/**
  * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids, $4 the latest due time taken). Each id is looked up on its
  * own, in a lateral subquery the planner cannot fold into a join, and the state test is wrapped in
  * `IS TRUE` so that no index can serve it: only the primary key drives the claim. Written as one
  * join, a planner whose statistics predate a burst (a new table, a quiet one, no autovacuum) scans
- * the whole table for each batch of ids, or every pending delivery through the due index.
+ * the whole table for each batch of ids, or every pending delivery through the due index. The
+ * bodies are kept to one per event outside the update: a window function inside it keeps the
+ * planner from folding the look-ups into the update's join, which then scans the table.
  */
-export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, claimed_at = $2
+export const CLAIM_ON_POSTGRES = `WITH claimed AS (
+  UPDATE ${DELIVERIES} SET locked_until = $1, claimed_at = $2
   FROM (SELECT d.id, ev.payload, w.url, w.secret, w.status AS endpoint_status, w.retry_drops
         FROM unnest($3::text[]) AS wanted(id)
         CROSS JOIN LATERAL (
@@ -50,7 +60,22 @@ export const CLAIM_ON_POSTGRES = `UPDATE ${DELIVERIES} SET locked_until = $1, cl
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
-    due.payload, due.url, due.secret, due.endpoint_status, due.retry_drops`;
+    due.payload, due.url, due.secret, due.endpoint_status, due.retry_drops)
+  SELECT id, endpoint_id, account_id, livemode, event_id, attempt, ${ONCE_PER_EVENT} AS payload,
+    url, secret, endpoint_status, retry_drops
+  FROM claimed`;
+
+/** SQLite's look-up of `count` deliveries just claimed (their ids the parameters), with the rest. */
+export function claimedOnSqlite(sql: SqlDialect, count: number): string {
+  return `SELECT id, endpoint_id, account_id, livemode, event_id, attempt, ${ONCE_PER_EVENT} AS payload,
+      url, secret, endpoint_status, retry_drops
+    FROM (SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload,
+            w.url, w.secret, w.status AS endpoint_status, w.retry_drops
+          FROM ${DELIVERIES} d
+          LEFT JOIN interview_events ev ON ev.id = d.event_id
+          LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
+          WHERE d.id IN (${sql.list(1, count)}))`;
+}
 
 /**
  * An overdue delivery as the sweeper finds it, with its place in the schedule (`due` as the
@@ -96,6 +121,7 @@ interface ClaimRow {
   livemode: boolean | number;
   event_id: string;
   attempt: number | string;
+  /** The event's body in the first of its rows only (null in the others), and null once it is purged. */
   payload: string | null;
   url: string | null;
   secret: string | null;
@@ -155,6 +181,8 @@ export class DeliveryStore {
           dueBy,
         ])
       : await this.claimOnSqlite(ids, now, lockedUntil, dueBy);
+    const bodies = new Map<string, string>();
+    for (const row of rows) if (row.payload !== null) bodies.set(row.event_id, row.payload);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
@@ -171,7 +199,7 @@ export class DeliveryStore {
               retryDrops: Number(row.retry_drops),
             }
           : null,
-      payload: row.payload,
+      payload: bodies.get(row.event_id) ?? null,
     }));
   }
 
@@ -191,11 +219,7 @@ export class DeliveryStore {
     );
     if (claimed.length === 0) return [];
     return this.dataSource.query(
-      `SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload, w.url, w.secret, w.status AS endpoint_status, w.retry_drops
-       FROM ${DELIVERIES} d
-       LEFT JOIN interview_events ev ON ev.id = d.event_id
-       LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
-       WHERE d.id IN (${s.list(1, claimed.length)})`,
+      claimedOnSqlite(s, claimed.length),
       claimed.map((row) => row.id),
     );
   }
