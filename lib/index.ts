@@ -12,6 +12,7 @@ export { ApiKeysService, type CreateApiKeyInput, type CreatedApiKey } from './au
 export type { ApiKeyView } from './auth/api-key.view.js';
 export type { AuthenticatedApiKey } from './auth/authenticated-api-key.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';
+export { isApiKeyRoute } from './auth/is-api-key-route.js';
 export { RequireScopes } from './auth/require-scopes.decorator.js';
 export { CurrentApiKey } from './auth/current-api-key.decorator.js';
 export { ApiV1Controller } from './auth/api-v1-controller.decorator.js';
