@@ -1,4 +1,5 @@
 import type { ResourceDefinition } from '../interview-api.options.js';
+import { serializedEntries } from './serialized-entries.js';
 
 function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -8,13 +9,16 @@ function toJsonValue(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-/** A host row in its public shape: the definition's toJSON, or its fields in snake_case. */
+/**
+ * A host row in its public shape: the definition's toJSON, or, in snake_case, the fields
+ * class-transformer keeps in its plain object.
+ */
 export function toResourceView(definition: ResourceDefinition, row: object): Record<string, unknown> {
   const idProperty = definition.columns?.id ?? 'id';
   const base = definition.toJSON
     ? definition.toJSON(row)
     : Object.fromEntries(
-        Object.entries(row)
+        serializedEntries(row)
           .filter(([key]) => key !== idProperty)
           .map(([key, value]) => [snakeCase(key), toJsonValue(value)]),
       );
