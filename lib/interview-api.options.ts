@@ -1,7 +1,8 @@
 import { type Type } from '@nestjs/common';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
 import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
+import { isIoredisClient, isIoredisCluster } from './redis/ioredis-client.js';
 import { calendarDayYear } from './request/iso-timestamp.js';
 
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
@@ -326,13 +327,13 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
   }
   // The module opens connections of its own from the instance's options: a Cluster's are no
   // single server's, and would silently connect to localhost.
-  if (options.redis instanceof Cluster) {
+  if (isIoredisCluster(options.redis)) {
     throw new InvalidModuleOptionsError(
       'redis',
       'must be a single Redis server: a Cluster is not supported.',
     );
   }
-  const redisOptions = options.redis instanceof Redis ? options.redis.options : options.redis;
+  const redisOptions = isIoredisClient(options.redis) ? options.redis.options : options.redis;
   if (redisOptions.keyPrefix) {
     throw new InvalidModuleOptionsError(
       'redis.keyPrefix',

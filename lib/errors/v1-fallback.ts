@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit, RequestMethod } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApplicationConfig } from '@nestjs/core/application-config.js';
+import { isRouteExcluded } from '@nestjs/core/router/utils/exclude-route.util.js';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service.js';
 import { authenticateRequest } from '../auth/authenticate-request.js';
@@ -49,19 +50,34 @@ export class V1Fallback implements OnModuleInit {
     if (!adapter || adapter.getType() !== 'express') return;
     const app = adapter.getInstance<Application>();
     // The module's routes move under the host's global prefix (app.setGlobalPrefix('api')), set
-    // before init: so does their fallback.
+    // before init, except those its `exclude` option matches: Nest tests each route's path and
+    // method against it (RoutePathFactory, with isRouteExcluded), and so does the fallback with
+    // the request's, so that it answers where a module route of that path would be mapped.
     const prefix = this.config.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
-    const v1 = prefix ? `/${prefix}/v1` : '/v1';
-    app.use(v1, (req: Request, res: Response) => {
+    if (!prefix) {
+      this.mount(app, '/v1', () => true);
+      return;
+    }
+    const excluded = this.config.getGlobalPrefixOptions().exclude ?? [];
+    const isOutsidePrefix = (req: Request): boolean =>
+      isRouteExcluded(excluded, `/v1${req.path}`, routeMethodOf(req));
+    this.mount(app, `/${prefix}/v1`, (req) => !isOutsidePrefix(req));
+    if (excluded.length > 0) this.mount(app, '/v1', isOutsidePrefix);
+  }
+
+  /** Answers the requests under `path` that `owns` claims for the module, and passes on the rest. */
+  private mount(app: Application, path: string, owns: (req: Request) => boolean): void {
+    app.use(path, (req: Request, res: Response, next: NextFunction) => {
+      if (!owns(req)) return next();
       this.answerOnceAuthenticated(
         req,
         res,
         () => new ResourceMissingError(`Unrecognized request URL (${req.method} ${req.originalUrl}).`),
       );
     });
-    app.use(v1, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    app.use(path, (err: unknown, req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
-      if (res.headersSent) return next(err);
+      if (res.headersSent || !owns(req)) return next(err);
       this.answerOnceAuthenticated(req, res, () => this.toApiError(err));
     });
   }
@@ -100,4 +116,14 @@ export class V1Fallback implements OnModuleInit {
     this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return new InternalApiError();
   }
+}
+
+/**
+ * The method of the route that would serve the request, as the global prefix's `exclude` names it:
+ * Express serves HEAD with the GET route. A method Nest has no name for matches `RequestMethod.ALL`
+ * exclusions only.
+ */
+function routeMethodOf(req: Request): RequestMethod | undefined {
+  if (req.method === 'HEAD') return RequestMethod.GET;
+  return RequestMethod[req.method as keyof typeof RequestMethod];
 }

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { isIoredisClient } from './ioredis-client.js';
 
 /**
  * A connection of the module's own, from the host's ioredis options or instance. Workers need
@@ -7,7 +8,7 @@ import { Redis, type RedisOptions } from 'ioredis';
  * Redis, keeps every delivery, and a request is never held up for a rate limit.
  */
 export function createRedisConnection(source: RedisOptions | Redis, role: 'producer' | 'worker'): Redis {
-  const base: RedisOptions = source instanceof Redis ? source.options : source;
+  const base: RedisOptions = isIoredisClient(source) ? source.options : source;
   return new Redis({
     ...base,
     lazyConnect: false,
