@@ -18,7 +18,8 @@ export interface ResourceDefinition<T = object> {
   /** Renames of the four properties the module relies on. */
   columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
   /**
-   * The public shape; by default the entity's fields in snake_case with `object` added. A method,
+   * The public shape; by default the entity's fields that class-transformer keeps in its plain
+   * object (no `@Exclude()`d one), in snake_case with `object` added. A method,
    * so that a definition typed with its entity (`ResourceDefinition<Session>`) is one of the
    * `resources` forRoot takes.
    */
