@@ -153,7 +153,9 @@ describe('the pending deliveries schedule', () => {
 
 describe('a sweep', () => {
   // Jobs of 10 deliveries: a sweep's page is 50 jobs' worth, 500 deliveries.
-  const webhooks = { ...TEST_WEBHOOKS, batchSize: 10, sweepIntervalMs: 60_000 };
+  // A deadline no loaded machine reaches: an attempt that timed out is sent again, which would
+  // read as a second send of the sweep's.
+  const webhooks = { ...TEST_WEBHOOKS, batchSize: 10, sweepIntervalMs: 60_000, timeoutMs: 15_000 };
   const EVENTS = 1_200;
 
   /** A host on `db` that publishes EVENTS to one endpoint and sends nothing; and a receiver. */
