@@ -8,6 +8,7 @@ import { LastUsedTracker } from './auth/last-used-tracker.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { Clock } from './clock/clock.js';
 import { ClockAlignment } from './clock/clock-alignment.js';
+import { checkEntities } from './database/entity-check.js';
 import { checkSchema } from './database/schema-check.js';
 import { AttemptEntity } from './deliveries/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
@@ -74,17 +75,22 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
   }
 
   private static withRoutes(base: DynamicModule, resources: ResourceDefinition[] | undefined): DynamicModule {
-    const resourceControllers = resolveResources(resources).map(createResourceController);
+    const resolved = resolveResources(resources);
+    const resourceEntities = [...new Set(resolved.map((resource) => resource.entity))];
     return {
       ...base,
       global: true,
-      imports: [...(base.imports ?? []), TypeOrmModule.forFeature(INTERVIEW_API_ENTITIES)],
+      // The resources' entities too, so that with autoLoadEntities the host need not register them.
+      imports: [
+        ...(base.imports ?? []),
+        TypeOrmModule.forFeature([...INTERVIEW_API_ENTITIES, ...resourceEntities]),
+      ],
       controllers: [
         UtilityController,
         WebhookEndpointsController,
         DeliveriesController,
         EventsController,
-        ...resourceControllers,
+        ...resolved.map(createResourceController),
       ],
       providers: [
         ...(base.providers ?? []),
@@ -94,10 +100,11 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           inject: [INTERVIEW_API_MODULE_OPTIONS],
         },
         // Before the queue is built: its keys are named after the installation. The first read of
-        // the module's tables, so the schema they are read from is checked first.
+        // the module's tables, so the entities and the schema they are read from are checked first.
         {
           provide: INSTALLATION_ID,
           useFactory: async (dataSource: DataSource): Promise<string> => {
+            checkEntities(dataSource, INTERVIEW_API_ENTITIES, resolved);
             await checkSchema(dataSource);
             return readInstallationId(dataSource);
           },

@@ -14,8 +14,7 @@ const SINGLETON = 1;
  * start on it. Every process on one database reads the same id, and processes on different
  * databases read different ones, whatever Redis and queuePrefix they share; a database restored
  * from another keeps the other's id, its data being that installation's. Read as the module's other
- * statements are, by table name, so that a host listing the module's entities by hand without this
- * one still starts.
+ * engine statements are, by table name.
  */
 export async function readInstallationId(dataSource: DataSource): Promise<string> {
   const sql = new SqlDialect(dataSource);
