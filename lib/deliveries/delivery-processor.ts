@@ -158,8 +158,8 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     const { target, payload } = delivery;
     if (target?.status !== 'enabled' || payload === null) return this.unsent(delivery, whyUnsendable(target));
     if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
-    const turn = await this.sends.run(delivery.endpointId, delivery.tenant, () =>
-      this.sendNow(delivery, payload),
+    const turn = await this.sends.run(delivery.endpointId, delivery.tenant, (sending) =>
+      this.sendNow(delivery, payload, sending),
     );
     if (!turn.ran || turn.value === GIVEN_BACK) return this.deferred(delivery);
     if (typeof turn.value === 'string') return this.unsent(delivery, turn.value);
@@ -192,6 +192,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   private async sendNow(
     delivery: ClaimedDelivery,
     payload: string,
+    sending: () => void,
   ): Promise<SentAttempt | DeliveryErrorCode | typeof GIVEN_BACK> {
     let endpoint: DeliveryTarget | null;
     try {
@@ -206,6 +207,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     // Disabled (or its retries otherwise dropped) and enabled again while this one waited: it was
     // dropped then, and stays dropped.
     if (endpoint.retryDrops !== delivery.target?.retryDrops) return 'endpoint_disabled';
+    sending();
     const response = await this.http.send({
       url: endpoint.url,
       headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),

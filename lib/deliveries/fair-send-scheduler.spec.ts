@@ -26,8 +26,9 @@ function recorder(scheduler: FairSendScheduler): {
     started,
     // Each endpoint its own account unless a test says otherwise.
     send: (endpoint, name, until = new Promise<string>(() => undefined), tenant = endpoint) =>
-      scheduler.run(endpoint, tenant, () => {
+      scheduler.run(endpoint, tenant, (sending) => {
         started.push(name);
+        sending();
         return until;
       }),
   };
@@ -157,6 +158,25 @@ describe('FairSendScheduler', () => {
     expect(drainMs).toBeLessThan(100);
     expect(intervalMs).toBeLessThan(50);
     slow.resolve('ok');
+  });
+
+  it('times the pace from the request on, and not at all for a turn that sent nothing', async () => {
+    const scheduler = new FairSendScheduler(2, 2, 60_000);
+    // 300 ms before its request (a slow read of the endpoint), then a request that ends at once.
+    await scheduler.run('whk_a', 'whk_a', async (sending) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sending();
+      return 'ok';
+    });
+    expect(scheduler.pace('whk_a', 10_000).intervalMs).toBeLessThan(50);
+    // A turn that made no request (its endpoint disabled meanwhile, say) tells nothing of its pace.
+    await scheduler.run('whk_b', 'whk_b', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return 'endpoint_disabled';
+    });
+    void scheduler.run('whk_b', 'whk_b', () => new Promise<string>(() => undefined));
+    expect(scheduler.pace('whk_b', 10_000)).toEqual({ intervalMs: 0, drainMs: 10_000 });
+    scheduler.close();
   });
 
   it("remembers an endpoint's pace after it gave up its share, for its next burst", async () => {

@@ -10,7 +10,7 @@ export type SendTurn<T> = { ran: true; value: T } | { ran: false };
 /** A send waiting for its turn. */
 interface Waiting {
   seq: number;
-  task: () => Promise<unknown>;
+  task: (sending: () => void) => Promise<unknown>;
   resolve: (turn: SendTurn<unknown>) => void;
   reject: (error: unknown) => void;
 }
@@ -167,9 +167,16 @@ export class FairSendScheduler {
 
   /**
    * Runs `task` in its endpoint's turn; a task that fails passes its failure on. `tenant` names the
-   * endpoint's account and mode: an endpoint keeps the one it first came with.
+   * endpoint's account and mode: an endpoint keeps the one it first came with. The task calls
+   * `sending` as its request to the endpoint starts: the endpoint's pace is timed from there, so
+   * that what comes before (a read of the endpoint from a slow database) is not taken for the
+   * receiver's slowness, and a task that sends nothing does not time it at all.
    */
-  run<T>(endpointId: string, tenant: string, task: () => Promise<T>): Promise<SendTurn<T>> {
+  run<T>(
+    endpointId: string,
+    tenant: string,
+    task: (sending: () => void) => Promise<T>,
+  ): Promise<SendTurn<T>> {
     if (this.isClosed) return Promise.resolve({ ran: false });
     const lane = this.laneOf(endpointId, tenant);
     return new Promise<SendTurn<T>>((resolve, reject) => {
@@ -252,26 +259,31 @@ export class FairSendScheduler {
     lane.running++;
     lane.tenant.running++;
     this.inFlight++;
-    const startedAt = performance.now();
+    let sendingAt: number | null = null;
+    const sending = (): void => {
+      sendingAt ??= performance.now();
+    };
+    const took = (): number | null => (sendingAt === null ? null : performance.now() - sendingAt);
     let sent: Promise<unknown>;
     try {
-      sent = next.task();
+      sent = next.task(sending);
     } catch (error) {
       sent = Promise.reject(error);
     }
     sent.then(
       (value) => {
-        this.ended(lane, performance.now() - startedAt);
+        this.ended(lane, took());
         next.resolve({ ran: true, value });
       },
       (error: unknown) => {
-        this.ended(lane, performance.now() - startedAt);
+        this.ended(lane, took());
         next.reject(error);
       },
     );
   }
 
-  private ended(lane: Lane, durationMs: number): void {
+  /** A send's slot is free again; `durationMs` is how long its request took, null if it made none. */
+  private ended(lane: Lane, durationMs: number | null): void {
     const { tenant } = lane;
     // Only an account that ran its whole share can have lanes held back by it, waiting for this.
     const accountWasFull = tenant.running >= this.tenantShare;
@@ -279,8 +291,10 @@ export class FairSendScheduler {
     tenant.running--;
     tenant.held--;
     this.inFlight--;
-    this.setPace(lane, smoothed(lane.typicalMs, durationMs));
-    tenant.typicalMs = smoothed(tenant.typicalMs, durationMs);
+    if (durationMs !== null) {
+      this.setPace(lane, smoothed(lane.typicalMs, durationMs));
+      tenant.typicalMs = smoothed(tenant.typicalMs, durationMs);
+    }
     this.trim(lane);
     this.trimTenant(tenant);
     if (lane.queued === 0) {
