@@ -6,6 +6,7 @@ import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
+import { RECORD_RETRY_PAUSES_MS } from '../lib/deliveries/outcome-recorder.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
@@ -295,16 +296,17 @@ async function refuseOutcomeWrites(host: TestHost): Promise<() => Promise<void>>
 }
 
 describe('an outcome the database refuses to record', () => {
-  it('loses nothing: the delivery stays claimed and pending, and is sent again and recorded once its claim expires', async () => {
+  const webhooks = { ...TEST_WEBHOOKS, sweepIntervalMs: 300, concurrency: 4, batchSize: 10 };
+
+  /** An endpoint at a receiver, a worker, and one event sent whose outcome the database refuses. */
+  async function sentButRefused() {
     const db = await TestDatabase.create();
-    const webhooks = { ...TEST_WEBHOOKS, sweepIntervalMs: 300, concurrency: 4, batchSize: 10 };
     const api = await boot({ db, keepDatabase: true, module: { worker: false } });
     const first = await boot({ db, keepDatabase: true, module: { webhooks } });
     const receiver = await receivers.start();
     const client = await clientOf(api);
     const endpoint = await createEndpoint(client, receiver.url);
     const allowOutcomeWrites = await refuseOutcomeWrites(api);
-
     const [event] = await publishResults(api, ACCOUNT, 1);
     await receiver.waitFor(1);
     await sleep(1500);
@@ -313,7 +315,23 @@ describe('an outcome the database refuses to record', () => {
     expect(held).toMatchObject({ status: 'pending', attempt: 0, response_status: null });
     expect((await getDelivery(client, endpoint.id, held.id)).attempts).toEqual([]);
     expect(receiver.requests).toHaveLength(1);
+    return { db, first, receiver, client, endpoint, event, held, allowOutcomeWrites };
+  }
 
+  it('records it once the database takes it again within the retries, and sends it once', async () => {
+    const { receiver, client, endpoint, held, allowOutcomeWrites } = await sentButRefused();
+    await allowOutcomeWrites();
+    const [delivery] = await allDeliveries(client, endpoint.id, 1, succeeded);
+    expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
+    expect((await getDelivery(client, endpoint.id, held.id)).attempts).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('loses nothing when it refuses it past the retries: the delivery stays claimed and pending, and is sent again and recorded once its claim expires', async () => {
+    const { db, first, receiver, client, endpoint, event, held, allowOutcomeWrites } = await sentButRefused();
+    // Every write of the group has failed by then; its claim is left to expire.
+    await sleep(RECORD_RETRY_PAUSES_MS.reduce((sum, ms) => sum + ms, 0) + 1000);
+    expect(await listAllDeliveries(client, endpoint.id)).toMatchObject([{ status: 'pending', attempt: 0 }]);
     await allowOutcomeWrites();
     await hosts.closeNow(first);
     await boot({ db, module: { webhooks }, clock: new ClockAhead(CLAIM_LEASE_MS + 1000) });
@@ -321,7 +339,7 @@ describe('an outcome the database refuses to record', () => {
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
     expect((await getDelivery(client, endpoint.id, held.id)).attempts).toHaveLength(1);
     expect(receiver.requests.map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
-  });
+  }, 60_000);
 });
 
 /**

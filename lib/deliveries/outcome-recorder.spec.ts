@@ -1,5 +1,6 @@
+import { jest } from '@jest/globals';
 import type { DeliveryOutcome } from './claimed-delivery.js';
-import { OutcomeRecorder } from './outcome-recorder.js';
+import { OutcomeRecorder, RECORD_RETRY_PAUSES_MS } from './outcome-recorder.js';
 
 function outcome(id: string): DeliveryOutcome {
   return {
@@ -70,13 +71,41 @@ describe('OutcomeRecorder', () => {
     expect(store.groups).toEqual([['dlv_1', 'dlv_2'], ['dlv_3']]);
   });
 
-  it('reports a failed write and still settles its outcomes, so that nothing waits on them', async () => {
-    const store = new RecordingWrite();
-    const failures: unknown[] = [];
-    const recorder = new OutcomeRecorder(store.write, 1, (error) => failures.push(error));
-    const recorded = recorder.add(outcome('dlv_1'));
-    store.finish(0, new Error('database down'));
-    await recorded;
-    expect(failures).toEqual([new Error('database down')]);
+  describe('a failed write', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('is written again after a pause, and reports nothing once it is written', async () => {
+      const store = new RecordingWrite();
+      const failures: unknown[] = [];
+      const recorder = new OutcomeRecorder(store.write, 1, (error) => failures.push(error));
+      let settled = false;
+      const recorded = recorder.add(outcome('dlv_1')).then(() => (settled = true));
+      store.finish(0, new Error('connection terminated'));
+      await jest.advanceTimersByTimeAsync(RECORD_RETRY_PAUSES_MS[0] - 1);
+      expect(store.groups).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(store.groups).toEqual([['dlv_1'], ['dlv_1']]);
+      expect(settled).toBe(false);
+      store.finish(1);
+      await recorded;
+      expect(failures).toEqual([]);
+    });
+
+    it('is reported once every pause has passed, and still settles its outcomes', async () => {
+      const store = new RecordingWrite();
+      const failures: unknown[] = [];
+      const recorder = new OutcomeRecorder(store.write, 1, (error) => failures.push(error));
+      const recorded = recorder.add(outcome('dlv_1'));
+      for (let write = 0; write <= RECORD_RETRY_PAUSES_MS.length; write++) {
+        expect(store.groups).toHaveLength(write + 1);
+        store.finish(write, new Error(`database down ${write}`));
+        await jest.advanceTimersByTimeAsync(RECORD_RETRY_PAUSES_MS[write] ?? 0);
+      }
+      await recorded;
+      expect(failures).toEqual([new Error(`database down ${RECORD_RETRY_PAUSES_MS.length}`)]);
+      // Within a claim's lease (60 s), renewed meanwhile.
+      expect(RECORD_RETRY_PAUSES_MS.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(20_000);
+    });
   });
 });

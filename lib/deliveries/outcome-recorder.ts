@@ -9,6 +9,15 @@ interface Waiting {
 const WINDOW_MS = 20;
 
 /**
+ * A group whose write failed (a dropped connection, a database restarting) is written again after
+ * each of these pauses, 15.5 s in all: well within a claim's lease, which the worker renews while
+ * it waits. Written once, its claims would expire and its sends go out a second time a minute
+ * later. Writing it again is safe: the record changes only deliveries still under the claims it
+ * names, so a write that did commit before its answer was lost changes nothing the second time.
+ */
+export const RECORD_RETRY_PAUSES_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
+
+/**
  * Records outcomes as their sends end, not when the slowest send of their batch ends: a receiver
  * that takes its whole deadline to answer then holds back its own deliveries only. Outcomes are
  * written in groups: each within WINDOW_MS of its send's end, and a group as soon as it is full,
@@ -19,8 +28,9 @@ export class OutcomeRecorder {
   private timer: NodeJS.Timeout | null = null;
 
   /**
-   * @param write records a group of outcomes; a failure is reported to `failed`, and the group's
-   *   deliveries stay claimed until their lease expires, when the sweeper queues them again.
+   * @param write records a group of outcomes; a group it still fails to write after
+   *   RECORD_RETRY_PAUSES_MS is reported to `failed`, and its deliveries stay claimed until their
+   *   lease expires, when the sweeper queues them again.
    */
   constructor(
     private readonly write: (outcomes: DeliveryOutcome[]) => Promise<void>,
@@ -42,8 +52,19 @@ export class OutcomeRecorder {
     this.timer = null;
     const group = this.waiting;
     this.waiting = [];
-    this.write(group.map((waiting) => waiting.outcome))
+    this.writeAgainOnFailure(group.map((waiting) => waiting.outcome))
       .catch((error: unknown) => this.failed(error))
       .finally(() => group.forEach((waiting) => waiting.done()));
+  }
+
+  private async writeAgainOnFailure(outcomes: DeliveryOutcome[]): Promise<void> {
+    for (const pauseMs of RECORD_RETRY_PAUSES_MS) {
+      try {
+        return await this.write(outcomes);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }
+    return this.write(outcomes);
   }
 }
