@@ -1,20 +1,17 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import request from 'supertest';
-import { DataSource, type DataSourceOptions } from 'typeorm';
 import {
-  ApiKeysService,
   INTERVIEW_API_ENTITIES,
   InterviewApiModule,
   type InterviewApiModuleOptions,
   interviewApiMigrations,
   type ResourceDefinition,
-  SCOPES,
 } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 import { SessionEntity } from './support/session.entity.js';
+import { keyWithEveryScope, OpenedDataSources, startApp } from './support/started-app.js';
 import { deleteQueueKeys } from './support/webhooks.js';
 
 const SESSIONS: ResourceDefinition = {
@@ -33,17 +30,13 @@ type HostEntities = { autoLoadEntities: true } | { autoLoadEntities: false; enti
 // for the process, so each autoLoadEntities test comes first with an entity of its own.
 describe('the DataSource holds the entities the module reads (README "Mounting", "Host resources")', () => {
   let db: TestDatabase;
-  /** Every DataSource a boot opened, closed after the test even when the boot failed half-way. */
-  const opened: Promise<DataSource>[] = [];
+  const dataSources = new OpenedDataSources();
 
   beforeEach(async () => {
     db = await TestDatabase.create();
   });
   afterEach(async () => {
-    const settled = await Promise.allSettled(opened.splice(0));
-    for (const result of settled) {
-      if (result.status === 'fulfilled' && result.value.isInitialized) await result.value.destroy();
-    }
+    await dataSources.closeAll();
     await db.drop();
     await deleteQueueKeys(db.name);
   });
@@ -69,36 +62,22 @@ describe('the DataSource holds the entities the module reads (README "Mounting",
     { migrated }: { migrated: boolean } = { migrated: false },
   ): Promise<INestApplication> {
     const base = db.options({ synchronize: !migrated });
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({
-            ...base,
-            ...entities,
-            ...(migrated
-              ? {
-                  migrations: interviewApiMigrations(base.type as 'postgres' | 'better-sqlite3'),
-                  migrationsRun: true,
-                }
-              : {}),
-          }),
-          dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {
-            const initialized = new DataSource(dataSourceOptions!).initialize();
-            opened.push(initialized);
-            return initialized;
-          },
+    return startApp([
+      TypeOrmModule.forRootAsync({
+        useFactory: () => ({
+          ...base,
+          ...entities,
+          ...(migrated
+            ? {
+                migrations: interviewApiMigrations(base.type as 'postgres' | 'better-sqlite3'),
+                migrationsRun: true,
+              }
+            : {}),
         }),
-        interviewApi(),
-      ],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    try {
-      await app.init();
-    } catch (error) {
-      await app.close();
-      throw error;
-    }
-    return app;
+        dataSourceFactory: dataSources.factory,
+      }),
+      interviewApi(),
+    ]);
   }
 
   /** The error a boot fails with; a host that starts instead is closed, and undefined returned. */
@@ -111,19 +90,8 @@ describe('the DataSource holds the entities the module reads (README "Mounting",
     return undefined;
   }
 
-  async function createKey(app: INestApplication): Promise<string> {
-    const { key } = await app.get(ApiKeysService).create({
-      accountId: 'acct_entities',
-      name: 'entities',
-      mode: 'test',
-      scopes: [...SCOPES],
-      creatorScopes: [...SCOPES],
-    });
-    return key;
-  }
-
   async function expectAnswers(app: INestApplication, path: string): Promise<void> {
-    const key = await createKey(app);
+    const key = await keyWithEveryScope(app, 'acct_entities');
     await request(app.getHttpServer()).get(path).set('Authorization', `Bearer ${key}`).expect(200);
   }
 

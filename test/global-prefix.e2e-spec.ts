@@ -30,11 +30,7 @@ describe('under a global prefix (app.setGlobalPrefix)', () => {
   });
 
   it('answers a malformed JSON body under the prefix in the envelope', async () => {
-    const res = await request(host.app.getHttpServer())
-      .post('/api/v1/webhook_endpoints')
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/json')
-      .send('{bad');
+    const res = await postMalformed(host, key, '/api/v1/webhook_endpoints');
     expect({ status: res.status, body: res.body }).toEqual({
       status: 400,
       body: errorEnvelope('invalid_request_error', 'parameter_invalid', 'body'),

@@ -1,14 +1,13 @@
 import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Cluster, Redis } from 'ioredis';
 import request from 'supertest';
-import { DataSource, type DataSourceOptions } from 'typeorm';
-import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions, SCOPES } from '../lib/index.js';
+import { ApiKeysService, InterviewApiModule, type InterviewApiModuleOptions } from '../lib/index.js';
 import { DB_KIND, TestDatabase } from './support/database.js';
 import { REDIS } from './support/webhooks.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';
 import { SessionEntity } from './support/session.entity.js';
+import { keyWithEveryScope, OpenedDataSources, startApp } from './support/started-app.js';
 
 const VALID: InterviewApiModuleOptions = {
   keyPrefix: 'iv',
@@ -37,17 +36,13 @@ class ConfigModule {}
 
 describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounting")', () => {
   let db: TestDatabase;
-  /** Every DataSource a boot opened, closed at the end even when the boot failed half-way. */
-  const opened: Promise<DataSource>[] = [];
+  const dataSources = new OpenedDataSources();
 
   beforeAll(async () => {
     db = await TestDatabase.create();
   });
   afterAll(async () => {
-    const settled = await Promise.allSettled(opened);
-    for (const result of settled) {
-      if (result.status === 'fulfilled' && result.value.isInitialized) await result.value.destroy();
-    }
+    await dataSources.closeAll();
     await db.drop();
   });
 
@@ -57,38 +52,18 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
     /** The DataSource's `extra` (the pool's options) in place of the test database's. */
     dataSource: { extra?: Record<string, unknown> } = {},
   ): Promise<INestApplication> {
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...db.options(), ...dataSource, autoLoadEntities: true }),
-          dataSourceFactory: async (options?: DataSourceOptions) => {
-            const initialized = new DataSource(options!).initialize();
-            opened.push(initialized);
-            return initialized;
-          },
-        }),
-        TypeOrmModule.forFeature([SessionEntity, ScoreCardEntity]),
-        interviewApi(),
-      ],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    try {
-      await app.init();
-    } catch (error) {
-      await app.close();
-      throw error;
-    }
-    return app;
+    return startApp([
+      TypeOrmModule.forRootAsync({
+        useFactory: () => ({ ...db.options(), ...dataSource, autoLoadEntities: true }),
+        dataSourceFactory: dataSources.factory,
+      }),
+      TypeOrmModule.forFeature([SessionEntity, ScoreCardEntity]),
+      interviewApi(),
+    ]);
   }
 
   async function expectPing(app: INestApplication, prefix: string): Promise<void> {
-    const { key } = await app.get(ApiKeysService).create({
-      accountId: 'acct_opts',
-      name: 'boot check',
-      mode: 'test',
-      scopes: [...SCOPES],
-      creatorScopes: [...SCOPES],
-    });
+    const key = await keyWithEveryScope(app, 'acct_opts');
     expect(key.startsWith(`${prefix}_test_`)).toBe(true);
     const res = await request(app.getHttpServer())
       .get('/v1/ping')
