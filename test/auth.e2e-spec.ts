@@ -148,6 +148,37 @@ describe('API keys and the bearer guard', () => {
       },
     );
 
+    it.each(['Basic', 'basic'])(
+      'accepts the key as the user name of %s credentials with no password (curl -u <key>:)',
+      async (scheme) => {
+        const credentials = Buffer.from(`${liveKey}:`).toString('base64');
+        const res = await request(host.app.getHttpServer())
+          .get('/v1/ping')
+          .set('Authorization', `${scheme} ${credentials}`)
+          .expect(200);
+        expect(res.body).toEqual({ object: 'ping', livemode: true });
+      },
+    );
+
+    it.each([
+      ['the key as the password', () => `:${testKey}`],
+      ['a password besides the key', () => `${testKey}:secret`],
+      ['no colon', () => testKey],
+    ])('refuses Basic credentials with %s', async (_name, credentials) => {
+      const res = await request(host.app.getHttpServer())
+        .get('/v1/ping')
+        .set('Authorization', `Basic ${Buffer.from(credentials()).toString('base64')}`)
+        .expect(401);
+      expect(res.body.error.code).toBe('invalid_api_key');
+    });
+
+    it('refuses Basic credentials that are not base64', async () => {
+      await request(host.app.getHttpServer())
+        .get('/v1/ping')
+        .set('Authorization', `Basic ${testKey}:`)
+        .expect(401);
+    });
+
     it('refuses a key with one character changed (checksum) and a key of another prefix', async () => {
       const flipped = testKey.slice(0, 12) + (testKey[12] === 'a' ? 'b' : 'a') + testKey.slice(13);
       await get('/v1/ping', flipped).expect(401);

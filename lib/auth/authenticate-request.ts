@@ -5,17 +5,32 @@ import type { RateLimiter } from './rate-limiter.js';
 
 /** The scheme is case-insensitive (RFC 7235 §2.1), and followed by one or more spaces. */
 const BEARER = /^Bearer +(\S+)$/i;
+/** Basic credentials (RFC 7617): base64 of `<user>:<password>`. */
+const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2})$/i;
 
 /**
- * The key a /v1 request is made with (`Authorization: Bearer <key>`), once it is valid and within
- * its request rate; throws the 401 or 429 otherwise.
+ * The key a request presents: `Bearer <key>`, or the key as the user name of Basic credentials
+ * with the password left out, as `curl -u <key>:` sends it and Stripe's clients do.
+ */
+function presentedKey(authorization: string | string[] | undefined): string | undefined {
+  if (typeof authorization !== 'string') return undefined;
+  const bearer = BEARER.exec(authorization);
+  if (bearer) return bearer[1];
+  const basic = BASIC.exec(authorization);
+  if (!basic) return undefined;
+  return /^([^:]+):$/.exec(Buffer.from(basic[1], 'base64').toString('utf8'))?.[1];
+}
+
+/**
+ * The key a /v1 request is made with, once it is valid and within its request rate; throws the 401
+ * or 429 otherwise.
  */
 export async function authenticateRequest(
   authorization: string | string[] | undefined,
   keys: ApiKeysService,
   rateLimiter: RateLimiter,
 ): Promise<AuthenticatedApiKey> {
-  const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
+  const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
   const key = await keys.authenticate(token);
   if (!key) throw new InvalidApiKeyError();
