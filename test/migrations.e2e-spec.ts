@@ -3,7 +3,7 @@ import { InstallationEntity } from '../lib/installation/installation.entity.js';
 import { readInstallationId } from '../lib/installation/installation-id.js';
 import { INTERVIEW_API_ENTITIES } from '../lib/interview-api.module.js';
 import { interviewApiMigrations, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../lib/migrations/index.js';
-import { TestDatabase } from './support/database.js';
+import { DB_KIND, TestDatabase } from './support/database.js';
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -193,6 +193,52 @@ describe('migrations', () => {
     expect(await second.runMigrations()).toEqual([]);
     expect(await drift(second)).toEqual([]);
   });
+
+  /** The module's tables in `schema`, as the catalog has them whatever the search_path. */
+  async function moduleTablesIn(dataSource: DataSource, schema: string): Promise<string[]> {
+    const rows: { name: string }[] = await dataSource.query(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2)`,
+      [schema, moduleTables(dataSource)],
+    );
+    return rows.map((row) => row.name).sort();
+  }
+
+  // The migrations name the module's tables without a schema: on a search_path without the
+  // DataSource's schema they made them in public, while TypeORM recorded them as run in the schema.
+  (DB_KIND === 'postgres' ? it : it.skip)(
+    "refuses to run in a DataSource schema that is not the connection's current one, before creating anything",
+    async () => {
+      const dataSource = await open();
+      const inPublic = await moduleTablesIn(dataSource, 'public');
+      const misplaced = new DataSource({
+        ...db.options({ synchronize: false }),
+        extra: { max: 2 },
+        entities: INTERVIEW_API_ENTITIES,
+        migrations: interviewApiMigrations('postgres'),
+        migrationsRun: true,
+      } as DataSourceOptions);
+      dataSources.push(misplaced);
+      try {
+        await expect(misplaced.initialize()).rejects.toThrow(
+          `the DataSource's schema "${db.name}" is not its connections' current schema ("public"): put it first on their search_path`,
+        );
+        expect(await moduleTablesIn(dataSource, 'public')).toEqual(inPublic);
+      } finally {
+        const made = (await moduleTablesIn(dataSource, 'public')).filter((name) => !inPublic.includes(name));
+        if (made.length > 0) {
+          await dataSource.query(`DROP TABLE ${made.map((name) => `public."${name}"`).join(', ')} CASCADE`);
+        }
+      }
+      expect(await moduleTablesIn(dataSource, db.name)).toEqual([]);
+      expect(await executedMigrations(dataSource)).toEqual([]);
+
+      // With the schema first on the search_path, the same schema migrates.
+      const ran = await dataSource.runMigrations();
+      expect(ran).toHaveLength(POSTGRES_MIGRATIONS.length);
+      expect(await moduleTablesIn(dataSource, db.name)).toEqual(moduleTables(dataSource));
+      expect(await drift(dataSource)).toEqual([]);
+    },
+  );
 
   it('gives an installation id, one for good, to a DataSource listing the entities by hand without InstallationEntity', async () => {
     const dataSource = await open({

@@ -21,24 +21,30 @@ import { InterviewApiPendingByEndpointPostgres1764700000000 } from './postgres/1
 import { InterviewApiPendingByEndpointSqlite1764700000000 } from './sqlite/1764700000000-InterviewApiPendingByEndpoint.js';
 import { InterviewApiInstallationPostgres1764800000000 } from './postgres/1764800000000-InterviewApiInstallation.js';
 import { InterviewApiInstallationSqlite1764800000000 } from './sqlite/1764800000000-InterviewApiInstallation.js';
+import { schemaChecked } from './schema-checked-migration.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
 export type InterviewApiMigration = new () => MigrationInterface;
 
-/** The module's migrations for PostgreSQL, oldest first. */
-export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
-  InterviewApiInitialPostgres1763800000000,
-  InterviewApiDeliveryHotPathPostgres1763900000000,
-  InterviewApiClaimRenewalPostgres1764000000000,
-  InterviewApiFailingStreakPausePostgres1764100000000,
-  InterviewApiIdempotencyKeysPostgres1764200000000,
-  InterviewApiPendingDeliveriesPostgres1764300000000,
-  InterviewApiEventRetentionByKeyPostgres1764400000000,
-  InterviewApiEventTypeIndexPostgres1764500000000,
-  InterviewApiRetryDropsPostgres1764600000000,
-  InterviewApiPendingByEndpointPostgres1764700000000,
-  InterviewApiInstallationPostgres1764800000000,
-]);
+/**
+ * The module's migrations for PostgreSQL, oldest first. Each refuses to run in a DataSource `schema`
+ * that is not the connection's current one (see schemaChecked).
+ */
+export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze(
+  [
+    InterviewApiInitialPostgres1763800000000,
+    InterviewApiDeliveryHotPathPostgres1763900000000,
+    InterviewApiClaimRenewalPostgres1764000000000,
+    InterviewApiFailingStreakPausePostgres1764100000000,
+    InterviewApiIdempotencyKeysPostgres1764200000000,
+    InterviewApiPendingDeliveriesPostgres1764300000000,
+    InterviewApiEventRetentionByKeyPostgres1764400000000,
+    InterviewApiEventTypeIndexPostgres1764500000000,
+    InterviewApiRetryDropsPostgres1764600000000,
+    InterviewApiPendingByEndpointPostgres1764700000000,
+    InterviewApiInstallationPostgres1764800000000,
+  ].map(schemaChecked),
+);
 
 /** The module's migrations for SQLite (better-sqlite3 or sqlite3), oldest first. */
 export const SQLITE_MIGRATIONS: readonly InterviewApiMigration[] = Object.freeze([
