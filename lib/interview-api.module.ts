@@ -44,7 +44,7 @@ import {
 import { resolveOptions, resolveResources, type ResourceDefinition } from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
 import { createResourceController } from './resources/resource-controller.factory.js';
-import { UtilityController } from './utility/utility.controller.js';
+import { CallingKeyController } from './auth/calling-key.controller.js';
 import { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity.js';
 import { WebhookEndpointsController } from './webhook-endpoints/webhook-endpoints.controller.js';
 import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.service.js';
@@ -86,7 +86,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         TypeOrmModule.forFeature([...INTERVIEW_API_ENTITIES, ...resourceEntities]),
       ],
       controllers: [
-        UtilityController,
+        CallingKeyController,
         WebhookEndpointsController,
         DeliveriesController,
         EventsController,

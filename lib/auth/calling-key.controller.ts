@@ -1,13 +1,13 @@
 import { Get } from '@nestjs/common';
-import { ApiKeysService } from '../auth/api-keys.service.js';
-import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
-import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
-import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
-import type { ApiKeyView } from '../auth/api-key.view.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { ApiV1Controller } from './api-v1-controller.decorator.js';
+import type { AuthenticatedApiKey } from './authenticated-api-key.js';
+import { CurrentApiKey } from './current-api-key.decorator.js';
+import type { ApiKeyView } from './api-key.view.js';
 
-/** `GET /v1/ping` and `GET /v1/me`: any valid key. */
+/** `GET /v1/ping` and `GET /v1/me`: the calling key's mode and its description, for any valid key. */
 @ApiV1Controller('')
-export class UtilityController {
+export class CallingKeyController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get('ping')
