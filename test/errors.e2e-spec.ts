@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import {
   BadRequestException,
   ConflictException,
@@ -5,6 +6,7 @@ import {
   Get,
   GoneException,
   InternalServerErrorException,
+  Logger,
   NotFoundException,
   Param,
   ParseIntPipe,
@@ -262,6 +264,43 @@ describe('the error envelope (seed section 7)', () => {
         [404, 'resource_missing'],
       ]);
       for (const res of cases) expectNoInternals(res.body);
+    });
+  });
+
+  describe('Request-Id, as on Stripe', () => {
+    const REQUEST_ID = /^req_[0-9a-z]{26}$/;
+
+    it('names every /v1 answer, each its own, and no answer outside /v1', async () => {
+      const answers = await Promise.all([
+        withKey(request(server()).get('/v1/ping'), key),
+        request(server()).get('/v1/ping'),
+        withKey(request(server()).get('/v1/nope'), key),
+        withKey(request(server()).post('/v1/webhook_endpoints'), key)
+          .set('content-type', 'application/json')
+          .send('{bad'),
+        withKey(request(server()).get('/v1/sessions?limit=1000'), key),
+        withKey(request(server()).get('/v1/host_invitations/conflict'), key),
+        withKey(request(server()).get('/v1/host_invitations/by_number/42'), key),
+      ]);
+      expect(answers.map((res) => res.status)).toEqual([200, 401, 404, 400, 400, 409, 200]);
+      const ids = answers.map((res) => res.headers['request-id']);
+      for (const id of ids) expect(id).toMatch(REQUEST_ID);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect((await request(server()).get('/host/hello').expect(200)).headers['request-id']).toBeUndefined();
+    });
+
+    it('logs an unexpected failure under the id the client is answered with', async () => {
+      const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      try {
+        const res = await withKey(request(server()).get('/v1/host_invitations/crash'), key).expect(500);
+        const id = String(res.headers['request-id']);
+        expect(id).toMatch(REQUEST_ID);
+        expect(logged.mock.calls.map(([message]) => String(message))).toContainEqual(
+          expect.stringContaining(`Request ${id} failed: Error: connect ECONNREFUSED`),
+        );
+      } finally {
+        logged.mockRestore();
+      }
     });
   });
 

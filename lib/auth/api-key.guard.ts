@@ -5,6 +5,7 @@ import { ApiError, InsufficientScopeError } from '../errors/api-error.js';
 import { setApiErrorHeaders } from '../errors/send-api-error.js';
 import { INTERVIEW_API_OPTIONS, REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
+import { requestIdOf } from '../request/request-id.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { authenticateRequest } from './authenticate-request.js';
@@ -13,7 +14,8 @@ import type { Scope } from './scopes.js';
 
 /**
  * `Authorization: Bearer <key>` on every /v1 route, then the key's request rate, then the route's
- * @RequireScopes.
+ * @RequireScopes. The first of the module's pieces every /v1 route runs: it names the request
+ * (`Request-Id`), whatever the answer.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -27,6 +29,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<ApiKeyRequest>();
+    requestIdOf(http.getResponse<Response>());
     const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter).catch(
       (error: unknown) => {
         // Applied alone, with whatever filter the host has: its 401 still names the scheme, its

@@ -17,6 +17,7 @@ import {
 } from './api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import { DEFAULT_SERVICE_NAME, type ResolvedOptions } from '../interview-api.options.js';
+import { requestIdOf } from '../request/request-id.js';
 import { sendApiError } from './send-api-error.js';
 
 /**
@@ -73,22 +74,22 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(@Optional() @Inject(INTERVIEW_API_OPTIONS) private readonly options?: ResolvedOptions) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const error = this.toApiError(exception);
     const response = host.switchToHttp().getResponse<Response>();
+    const error = this.toApiError(exception, response);
     if (response.headersSent) return;
     sendApiError(response, error, this.options?.serviceName ?? DEFAULT_SERVICE_NAME);
   }
 
-  private toApiError(exception: unknown): ApiError {
+  private toApiError(exception: unknown, response: Response): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof HttpException) {
       const known = fromHttpException(exception);
       if (known) return known;
     }
-    // Only unexpected failures reach here: log them for the operator, tell the client nothing internal.
-    this.logger.error(
-      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-    );
+    // Only unexpected failures reach here: log them for the operator, under the id the client is
+    // answered with, and tell the client nothing internal.
+    const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+    this.logger.error(`Request ${requestIdOf(response)} failed: ${detail}`);
     return new InternalApiError();
   }
 }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { requestIdOf } from '../request/request-id.js';
 import { type ApiError, RateLimitedError } from './api-error.js';
 
 /**
@@ -12,8 +13,12 @@ export function setApiErrorHeaders(response: Response, error: ApiError, realm: s
   if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
 }
 
-/** Answers with the error in the envelope, and with the headers it calls for. */
+/**
+ * Answers with the error in the envelope, with the headers it calls for and the request's id (a
+ * request the guard never saw, such as an unknown route, gets one here).
+ */
 export function sendApiError(response: Response, error: ApiError, realm: string): void {
+  requestIdOf(response);
   setApiErrorHeaders(response, error, realm);
   response.status(error.getStatus()).json(error.toEnvelope());
 }

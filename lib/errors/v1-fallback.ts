@@ -9,6 +9,7 @@ import { RateLimiter } from '../auth/rate-limiter.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
+import { requestIdOf } from '../request/request-id.js';
 import { sendApiError } from './send-api-error.js';
 
 /** What body-parser (http-errors) and the router put on the errors they raise. */
@@ -78,7 +79,7 @@ export class V1Fallback implements OnModuleInit {
     app.use(path, (err: unknown, req: Request, res: Response, next: NextFunction) => {
       // Express's own handler can only close a response that has started.
       if (res.headersSent || !owns(req)) return next(err);
-      this.answerOnceAuthenticated(req, res, () => this.toApiError(err));
+      this.answerOnceAuthenticated(req, res, () => this.toApiError(err, res));
     });
   }
 
@@ -89,10 +90,10 @@ export class V1Fallback implements OnModuleInit {
    */
   private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {
     authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter)
-      .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error)))
+      .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error, res)))
       .then((error) => sendApiError(res, error, this.options.serviceName))
       // The response was answered meanwhile by something else: nothing left to tell the client.
-      .catch((error: unknown) => this.unexpected(error));
+      .catch((error: unknown) => this.unexpected(error, res));
   }
 
   /**
@@ -100,7 +101,7 @@ export class V1Fallback implements OnModuleInit {
    * a controller: Nest's exception filters handle those. Each answers in the envelope, because
    * Express's and Nest's defaults would show a framework body or, outside production, a stack.
    */
-  private toApiError(err: unknown): ApiError {
+  private toApiError(err: unknown, res: Response): ApiError {
     const { type, status } = (err ?? {}) as MiddlewareError;
     if (type !== undefined && BODY_ERRORS[type]) return new ParameterInvalidError('body', BODY_ERRORS[type]);
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -108,12 +109,13 @@ export class V1Fallback implements OnModuleInit {
       if (err instanceof URIError) return new ParameterInvalidError('url', 'The request URL is malformed.');
       return new ParameterInvalidError('body', 'The request body could not be read.');
     }
-    return this.unexpected(err);
+    return this.unexpected(err, res);
   }
 
-  /** Logged for the operator; the client is told nothing internal. */
-  private unexpected(err: unknown): ApiError {
-    this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  /** Logged for the operator under the request's id; the client is told nothing internal. */
+  private unexpected(err: unknown, res: Response): ApiError {
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    this.logger.error(`Request ${requestIdOf(res)} failed: ${detail}`);
     return new InternalApiError();
   }
 }
