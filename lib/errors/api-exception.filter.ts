@@ -8,17 +8,11 @@ import {
   Optional,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import {
-  ApiError,
-  ConflictError,
-  InternalApiError,
-  InvalidApiKeyError,
-  ResourceMissingError,
-} from './api-error.js';
+import { ApiError, ConflictError, InvalidApiKeyError, ResourceMissingError } from './api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import { DEFAULT_SERVICE_NAME, type ResolvedOptions } from '../interview-api.options.js';
-import { requestIdOf } from '../request/request-id.js';
 import { sendApiError } from './send-api-error.js';
+import { unexpectedFailure } from './unexpected-failure.js';
 
 /**
  * The client-facing message of a Nest HttpException: Nest's own convention is that a 4xx message
@@ -86,10 +80,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const known = fromHttpException(exception);
       if (known) return known;
     }
-    // Only unexpected failures reach here: log them for the operator, under the id the client is
-    // answered with, and tell the client nothing internal.
-    const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-    this.logger.error(`Request ${requestIdOf(response)} failed: ${detail}`);
-    return new InternalApiError();
+    return unexpectedFailure(this.logger, exception, response);
   }
 }

@@ -8,9 +8,9 @@ import { authenticateRequest } from '../auth/authenticate-request.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { ApiError, InternalApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
-import { requestIdOf } from '../request/request-id.js';
+import { ApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
 import { sendApiError } from './send-api-error.js';
+import { unexpectedFailure } from './unexpected-failure.js';
 
 /** What body-parser (http-errors) and the router put on the errors they raise. */
 interface MiddlewareError {
@@ -112,11 +112,8 @@ export class V1Fallback implements OnModuleInit {
     return this.unexpected(err, res);
   }
 
-  /** Logged for the operator under the request's id; the client is told nothing internal. */
   private unexpected(err: unknown, res: Response): ApiError {
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    this.logger.error(`Request ${requestIdOf(res)} failed: ${detail}`);
-    return new InternalApiError();
+    return unexpectedFailure(this.logger, err, res);
   }
 }
 

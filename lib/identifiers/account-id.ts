@@ -1,5 +1,4 @@
-import { containsNul, nulRefusal } from '../database/nul-character.js';
-import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
+import { unstorableText } from '../request/storable-text.js';
 import { ParameterInvalidError } from '../errors/api-error.js';
 
 /** account_id is varchar(255). */
@@ -23,8 +22,6 @@ export function checkAccountId(accountId: unknown): void {
       `accountId must be at most ${MAX_ACCOUNT_ID_LENGTH} characters.`,
     );
   }
-  if (containsNul(accountId)) throw new ParameterInvalidError('accountId', nulRefusal('accountId'));
-  if (containsUnpairedSurrogate(accountId)) {
-    throw new ParameterInvalidError('accountId', unpairedSurrogateRefusal('accountId'));
-  }
+  const unstorable = unstorableText(accountId, 'accountId');
+  if (unstorable) throw unstorable;
 }

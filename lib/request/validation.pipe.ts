@@ -1,6 +1,5 @@
 import { type ArgumentMetadata, type Type, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { containsNul, nulRefusal } from '../database/nul-character.js';
-import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
+import { unstorableText } from './storable-text.js';
 import {
   type ApiError,
   ParameterInvalidError,
@@ -32,13 +31,6 @@ export function toParameterError(errors: ValidationError[]): ApiError {
  */
 const SILENTLY_DROPPED = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Why `text` cannot be stored as sent (a NUL, half a surrogate pair), or null. */
-function unstorable(text: string, name: string): ParameterInvalidError | null {
-  if (containsNul(text)) return new ParameterInvalidError(name, nulRefusal(name));
-  if (containsUnpairedSurrogate(text)) return new ParameterInvalidError(name, unpairedSurrogateRefusal(name));
-  return null;
-}
-
 /**
  * What the whitelist cannot catch in a body or a query as sent: a silently dropped name, or a
  * string (a value or a name, at any depth, so every DTO is covered, a host's too) that cannot be
@@ -52,7 +44,7 @@ function rawInputProblem(input: unknown, root: string | undefined): ParameterInv
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, param } = next;
     if (typeof value === 'string') {
-      const problem = unstorable(value, param ?? 'body');
+      const problem = unstorableText(value, param ?? 'body');
       if (problem) return problem;
     } else if (Array.isArray(value)) {
       for (const item of value) pending.push({ value: item, param });
@@ -60,7 +52,7 @@ function rawInputProblem(input: unknown, root: string | undefined): ParameterInv
       for (const [name, item] of Object.entries(value)) {
         const path = param === undefined ? name : `${param}.${name}`;
         if (SILENTLY_DROPPED.has(name)) return new UnknownParameterError(path);
-        const problem = unstorable(name, path);
+        const problem = unstorableText(name, path);
         if (problem) return problem;
         pending.push({ value: item, param: path });
       }
