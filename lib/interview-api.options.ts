@@ -33,7 +33,10 @@ export interface WebhookOptions {
   retryScheduleMs?: number[];
   /** Development and tests only: allows http:// and private or loopback targets. */
   allowInsecureUrls?: boolean;
-  /** Sends in flight per worker process, which holds at most 16 times as many claimed deliveries. Default 50. */
+  /**
+   * Sends in flight per worker process, which holds at most 16 times as many claimed deliveries, or
+   * one `batchSize` when that is more. Default 50.
+   */
   concurrency?: number;
   /** Deliveries per queue job, and the most outcomes recorded together. Default 200, at most 32,762. */
   batchSize?: number;

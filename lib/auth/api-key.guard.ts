@@ -13,7 +13,8 @@ import { RateLimiter } from './rate-limiter.js';
 import type { Scope } from './scopes.js';
 
 /**
- * `Authorization: Bearer <key>` on every /v1 route, then the key's request rate, then the route's
+ * An API key on every /v1 route (`Authorization: Bearer <key>`, or the key as the user name of Basic
+ * credentials: see `authenticateRequest`), then the key's request rate, then the route's
  * @RequireScopes. The first of the module's pieces every /v1 route runs: it names the request
  * (`Request-Id`), whatever the answer.
  */

@@ -25,9 +25,12 @@ export interface RowsCte {
 }
 
 /**
- * The SQL the module writes by hand (the outbox, the engine's claims and batched outcomes, the drop
- * of retries, retention: where the ORM would issue a statement per row) differs between PostgreSQL
- * and SQLite only here.
+ * What the SQL the module writes by hand (the outbox, the engine's claims and batched outcomes, the
+ * drop of retries, retention: where the ORM would issue a statement per row) binds differently on
+ * PostgreSQL and SQLite: placeholders, timestamps as the column stores them, rows read like a
+ * table and how many one statement can bind, IN lists. What else differs between the two (a
+ * statement's own form, its locks, transactions) is decided where that statement is written, on
+ * `postgres` or the DataSource's type.
  */
 export class SqlDialect {
   readonly postgres: boolean;

@@ -28,7 +28,10 @@ export interface ClaimedDelivery {
 /** The result of one attempt, and the delivery state it leads to. */
 export interface DeliveryOutcome {
   delivery: ClaimedDelivery;
-  /** False when nothing was sent (the endpoint is gone or disabled). */
+  /**
+   * False when nothing was sent: the delivery ends unsent (its endpoint gone or disabled, its event
+   * purged) or is given back unsent, to be claimed again later.
+   */
   attempted: boolean;
   status: DeliveryStatus;
   responseStatus: number | null;

@@ -216,7 +216,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     return { response, url: endpoint.url };
   }
 
-  /** A delivery that ends without an attempt: its endpoint is gone or disabled. */
+  /** A delivery that ends without an attempt: its endpoint is gone or disabled, or its event purged. */
   private unsent(delivery: ClaimedDelivery, error: DeliveryErrorCode): DeliveryOutcome {
     return {
       delivery,

@@ -15,6 +15,7 @@ import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed
 import type { FailingStreakRule } from './failing-streak.js';
 import type { Statement } from '../database/statement.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
+import { EVENTS_TABLE as EVENTS } from '../events/event.entity.js';
 import { recordStatements } from './outcome-statements.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 import { renewalStatement } from './renewal-statement.js';
@@ -56,7 +57,7 @@ export const CLAIM_ON_POSTGRES = `WITH claimed AS (
             AND (status = 'pending' AND next_attempt_at <= $4
                  AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
           LIMIT 1 FOR UPDATE SKIP LOCKED) d
-        LEFT JOIN interview_events ev ON ev.id = d.event_id
+        LEFT JOIN ${EVENTS} ev ON ev.id = d.event_id
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
@@ -72,7 +73,7 @@ export function claimedOnSqlite(sql: SqlDialect, count: number): string {
     FROM (SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload,
             w.url, w.secret, w.status AS endpoint_status, w.retry_drops
           FROM ${DELIVERIES} d
-          LEFT JOIN interview_events ev ON ev.id = d.event_id
+          LEFT JOIN ${EVENTS} ev ON ev.id = d.event_id
           LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
           WHERE d.id IN (${sql.list(1, count)}))`;
 }

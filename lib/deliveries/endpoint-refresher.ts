@@ -48,7 +48,7 @@ export class EndpointRefresher {
   constructor(
     private readonly load: TargetLoader,
     private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   /**

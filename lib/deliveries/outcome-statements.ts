@@ -2,6 +2,7 @@ import type { RowColumn, RowsCte, SqlDialect } from '../database/sql-dialect.js'
 import { generateId } from '../identifiers/generate-id.js';
 import type { Statement } from '../database/statement.js';
 import type { DeliveryOutcome } from './claimed-delivery.js';
+import { ATTEMPTS_TABLE as ATTEMPTS } from './attempt.entity.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 import { ENDPOINTS_TABLE as ENDPOINTS } from '../webhook-endpoints/webhook-endpoint.entity.js';
@@ -49,7 +50,7 @@ function outcomeRow(outcome: DeliveryOutcome, now: Date, sql: SqlDialect): unkno
  * second attempt of the same number, or one of a delivery retention has removed.
  */
 const attemptsInsert = (now: string, held: string): string =>
-  `INSERT INTO interview_webhook_attempts (id, delivery_id, attempt, response_status, response_body, error, duration_ms, created_at)
+  `INSERT INTO ${ATTEMPTS} (id, delivery_id, attempt, response_status, response_body, error, duration_ms, created_at)
    SELECT attempt_id, id, attempt, response_status, response_body, error, COALESCE(duration_ms, 0), ${now}
    FROM o WHERE attempted = 1 AND ${held}`;
 

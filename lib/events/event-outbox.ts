@@ -3,6 +3,10 @@ import { queryPrepared } from '../database/prepared-statement.js';
 import type { RowColumn, SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 import { inTransaction } from '../database/in-transaction.js';
+import { DELIVERIES_TABLE as DELIVERIES } from '../deliveries/delivery.entity.js';
+import { PENDING_TABLE as PENDING } from '../deliveries/pending-delivery.entity.js';
+import { ENDPOINTS_TABLE as ENDPOINTS } from '../webhook-endpoints/webhook-endpoint.entity.js';
+import { EVENTS_TABLE as EVENTS } from './event.entity.js';
 
 /** An event row to store, and where it goes. */
 export interface OutboxEvent {
@@ -79,15 +83,15 @@ async function writeToOutbox(
   const contains = sql.postgres
     ? 'strpos(e.enabled_events, v.subscription) > 0'
     : 'instr(e.enabled_events, v.subscription) > 0';
-  const insertDeliveries = `INSERT INTO interview_webhook_deliveries (${DELIVERY_COLUMNS})
+  const insertDeliveries = `INSERT INTO ${DELIVERIES} (${DELIVERY_COLUMNS})
     SELECT v.delivery_prefix || ${randomPart}, e.account_id, e.livemode, e.id, v.id, v.type, 'pending', 0, v.created_at, v.created_at, v.created_at
-    FROM v JOIN interview_webhook_endpoints e ON e.account_id = v.account_id AND e.livemode = v.livemode
+    FROM v JOIN ${ENDPOINTS} e ON e.account_id = v.account_id AND e.livemode = v.livemode
     WHERE (v.endpoint_id IS NOT NULL AND e.id = v.endpoint_id)
        OR (v.endpoint_id IS NULL AND e.status = 'enabled' AND (e.enabled_events = '["*"]' OR ${contains}))
     RETURNING id, event_id, endpoint_id, next_attempt_at`;
-  const insertEvents = `INSERT INTO interview_events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
+  const insertEvents = `INSERT INTO ${EVENTS} (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM v`;
   const schedule = (deliveries: string): string =>
-    `INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id) SELECT id, next_attempt_at, endpoint_id FROM ${deliveries}`;
+    `INSERT INTO ${PENDING} (delivery_id, next_attempt_at, endpoint_id) SELECT id, next_attempt_at, endpoint_id FROM ${deliveries}`;
 
   const created: { id: string; event_id: string }[] = sql.postgres
     ? await queryPrepared(
@@ -104,7 +108,7 @@ async function writeToOutbox(
           params,
         );
         await manager.query(
-          `WITH ${values} ${schedule('interview_webhook_deliveries WHERE event_id IN (SELECT id FROM v)')}`,
+          `WITH ${values} ${schedule(`${DELIVERIES} WHERE event_id IN (SELECT id FROM v)`)}`,
           params,
         );
         return rows;

@@ -14,6 +14,10 @@ import { idTimePrefix } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { inTransaction } from '../database/in-transaction.js';
+import { ATTEMPTS_TABLE as ATTEMPTS } from '../deliveries/attempt.entity.js';
+import { DELIVERIES_TABLE as DELIVERIES } from '../deliveries/delivery.entity.js';
+import { PENDING_TABLE as PENDING } from '../deliveries/pending-delivery.entity.js';
+import { EVENTS_TABLE as EVENTS } from './event.entity.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
 /**
@@ -71,8 +75,8 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
   async purge(): Promise<number> {
     const cutoff = this.visibleFromId();
     const p = this.sql.param(1);
-    const expired = `SELECT id FROM interview_events WHERE id < ${p}`;
-    const expiredDeliveries = `SELECT id FROM interview_webhook_deliveries WHERE event_id IN (${expired})`;
+    const expired = `SELECT id FROM ${EVENTS} WHERE id < ${p}`;
+    const expiredDeliveries = `SELECT id FROM ${DELIVERIES} WHERE event_id IN (${expired})`;
     return inTransaction(this.dataSource.manager, async (manager) => {
       // PostgreSQL: a worker may be recording an attempt of an expiring delivery (a replay, say)
       // while this runs. Locked first, each such delivery is either recorded before (its attempt
@@ -83,22 +87,13 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
       if (this.sql.postgres) {
         await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} FOR UPDATE) AS locked`, [cutoff]);
       }
-      await manager.query(
-        `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (${expiredDeliveries})`,
-        [cutoff],
-      );
-      await manager.query(
-        `DELETE FROM interview_pending_deliveries WHERE delivery_id IN (${expiredDeliveries})`,
-        [cutoff],
-      );
-      await manager.query(`DELETE FROM interview_webhook_deliveries WHERE event_id IN (${expired})`, [
+      await manager.query(`DELETE FROM ${ATTEMPTS} WHERE delivery_id IN (${expiredDeliveries})`, [cutoff]);
+      await manager.query(`DELETE FROM ${PENDING} WHERE delivery_id IN (${expiredDeliveries})`, [cutoff]);
+      await manager.query(`DELETE FROM ${DELIVERIES} WHERE event_id IN (${expired})`, [cutoff]);
+      const [{ count }] = (await manager.query(`SELECT COUNT(*) AS count FROM ${EVENTS} WHERE id < ${p}`, [
         cutoff,
-      ]);
-      const [{ count }] = (await manager.query(
-        `SELECT COUNT(*) AS count FROM interview_events WHERE id < ${p}`,
-        [cutoff],
-      )) as { count: number | string }[];
-      await manager.query(`DELETE FROM interview_events WHERE id < ${p}`, [cutoff]);
+      ])) as { count: number | string }[];
+      await manager.query(`DELETE FROM ${EVENTS} WHERE id < ${p}`, [cutoff]);
       return Number(count);
     });
   }

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-@Entity({ name: 'interview_events' })
+/** The events' table, as the module's hand-written SQL names it. */
+export const EVENTS_TABLE = 'interview_events';
+
+@Entity({ name: EVENTS_TABLE })
 @Index('idx_interview_events_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_events_type', ['accountId', 'livemode', 'type', 'createdAt', 'id'])
 export class EventEntity {

@@ -13,6 +13,9 @@ interface TestServer {
   bodies: string[];
 }
 
+/** What the processor passes under the default `webhooks.concurrency`. */
+const MAX_CONNECTIONS = 50;
+
 const servers: Server[] = [];
 
 async function startServer(
@@ -63,7 +66,11 @@ afterEach(() => {
 describe('WebhookHttpClient with private destinations allowed (loopback receivers)', () => {
   let client: WebhookHttpClient;
   beforeEach(() => {
-    client = new WebhookHttpClient({ timeoutMs: 10_000, allowPrivateDestinations: true });
+    client = new WebhookHttpClient({
+      timeoutMs: 10_000,
+      allowPrivateDestinations: true,
+      maxConnections: MAX_CONNECTIONS,
+    });
   });
   afterEach(async () => {
     await client.close();
@@ -187,7 +194,11 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
   });
 
   it('ends a reply that drips a byte every 100 ms at the total deadline, as timeout', async () => {
-    const dripping = new WebhookHttpClient({ timeoutMs: 500, allowPrivateDestinations: true });
+    const dripping = new WebhookHttpClient({
+      timeoutMs: 500,
+      allowPrivateDestinations: true,
+      maxConnections: MAX_CONNECTIONS,
+    });
     const server = await startServer((_req, res) => {
       res.writeHead(200);
       const timer = setInterval(() => res.write('x'), 100);
@@ -207,7 +218,11 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
   });
 
   it('times out a receiver that accepts the connection and never answers', async () => {
-    const silent = new WebhookHttpClient({ timeoutMs: 500, allowPrivateDestinations: true });
+    const silent = new WebhookHttpClient({
+      timeoutMs: 500,
+      allowPrivateDestinations: true,
+      maxConnections: MAX_CONNECTIONS,
+    });
     const server = await startServer(() => undefined);
     try {
       const result = await silent.send(delivery(server.url));
@@ -264,7 +279,11 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
 describe('WebhookHttpClient guarding destinations', () => {
   let client: WebhookHttpClient;
   beforeEach(() => {
-    client = new WebhookHttpClient({ timeoutMs: 10_000, allowPrivateDestinations: false });
+    client = new WebhookHttpClient({
+      timeoutMs: 10_000,
+      allowPrivateDestinations: false,
+      maxConnections: MAX_CONNECTIONS,
+    });
   });
   afterEach(async () => {
     await client.close();

@@ -23,8 +23,8 @@ export interface WebhookHttpClientOptions {
   timeoutMs: number;
   /** Development and tests only: lets loopback and private receivers through. */
   allowPrivateDestinations: boolean;
-  /** Sockets kept per origin. Defaults to 100. */
-  maxConnections?: number;
+  /** Sockets kept per origin. */
+  maxConnections: number;
 }
 
 /** Where a webhook URL sends to, as undici's dispatcher takes it; null when it may not be sent to. */
@@ -33,7 +33,6 @@ interface Target {
   path: string;
 }
 
-const DEFAULT_MAX_CONNECTIONS = 100;
 /** A name server that has not answered in 3 s (two tries) is not going to answer usefully. */
 const MAX_DNS_BUDGET_MS = 3_000;
 /** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
@@ -69,7 +68,7 @@ export class WebhookHttpClient {
     // bounce the delivery to an internal address.
     // Every reply is also held to a byte budget on the socket: the body cap counts body bytes only.
     this.agent = new Agent({
-      connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      connections: options.maxConnections,
       connect: withReplyByteBudget(
         buildConnector({
           timeout: options.timeoutMs,
