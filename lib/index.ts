@@ -1,5 +1,9 @@
 export { InterviewApiModule, INTERVIEW_API_ENTITIES } from './interview-api.module.js';
 export type {
+  InterviewApiForRootAsyncOptions,
+  InterviewApiForRootOptions,
+} from './interview-api.module-definition.js';
+export type {
   InterviewApiModuleOptions,
   RateLimitOptions,
   ResourceDefinition,
@@ -42,8 +46,10 @@ export type { DeliveryView, AttemptView } from './deliveries/delivery.view.js';
 export {
   verifyWebhook,
   WebhookVerificationError,
+  type HeadersLike,
   type VerifyWebhookOptions,
   type WebhookHeaders,
+  type WebhookVerificationFailure,
 } from './signing/index.js';
 
 export {

@@ -15,3 +15,12 @@ export const {
   .setClassMethodName('forRoot')
   .setExtras<InterviewApiModuleExtras>({ resources: [] }, (definition) => definition)
   .build();
+
+/**
+ * What `InterviewApiModule.forRoot` takes: `InterviewApiModuleOptions` and the host's `resources`,
+ * an extra of the module definition rather than an option since they decide which routes exist.
+ */
+export type InterviewApiForRootOptions = typeof INTERVIEW_API_OPTIONS_TYPE;
+
+/** What `InterviewApiModule.forRootAsync` takes: a factory of the options, and the `resources`. */
+export type InterviewApiForRootAsyncOptions = typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE;

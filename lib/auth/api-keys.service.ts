@@ -126,9 +126,12 @@ export class ApiKeysService {
   }
 
   /**
-   * The key behind a bearer token, or null. There is no cache, the host DataSource's query cache
-   * included (every read of a key says `cache: false`): one lookup on the unique hash index per
-   * request, so a revocation is seen by every instance on its very next request.
+   * The key presented (as a bearer token, or as the user name of Basic credentials), or null. There
+   * is no cache, the host DataSource's query cache included (every read of a key says `cache: false`):
+   * one lookup on the unique hash index per request, so a revocation is seen by every instance on its
+   * very next request. The guard's own step, kept from hosts: called directly, it skips the guard's
+   * rate limit.
+   * @internal
    */
   async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;

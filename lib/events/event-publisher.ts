@@ -62,7 +62,11 @@ export class EventPublisher {
     return (await this.store(input, { endpointId: null }, options.manager)).event;
   }
 
-  /** Publishes for the module itself (test events): the event and the ids of its deliveries. */
+  /**
+   * Publishes for the module itself (test events): the event and the ids of its deliveries. Kept
+   * from hosts: it skips `publish`'s checks (the reserved webhook.test, the account id).
+   * @internal
+   */
   async store(
     input: PublishEventInput,
     target: { endpointId: string | null },

@@ -66,7 +66,7 @@ export class EventsService {
     return toApiEvent(event);
   }
 
-  async find(key: AuthenticatedApiKey, id: string): Promise<EventEntity> {
+  private async find(key: AuthenticatedApiKey, id: string): Promise<EventEntity> {
     const event = await this.dataSource
       .getRepository(EventEntity)
       .createQueryBuilder('event')

@@ -1,4 +1,3 @@
-export { isPublicAddress } from './address-policy.js';
 export type { AttemptErrorCode } from './attempt-error.js';
 export { checkWebhookUrl } from './webhook-url.js';
 export {

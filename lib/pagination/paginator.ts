@@ -24,9 +24,17 @@ export interface PageRequest<E extends ObjectLiteral> {
   params: ListParams;
   scope: { accountId: string; livemode: boolean };
   columns?: Partial<PaginatedColumns>;
-  /** A filter no index serves, read UNINDEXED_FILTER_WINDOW rows of the list at a time. */
+  /**
+   * A filter no index serves, read UNINDEXED_FILTER_WINDOW rows of the list at a time. The module's
+   * own tuning (the condition is raw SQL), kept from hosts.
+   * @internal
+   */
   unindexed?: { condition: string; parameters: ObjectLiteral };
-  /** A bound on a page's size for lists of large rows, by the length of one text property. */
+  /**
+   * A bound on a page's size for lists of large rows, by the length of one text property. The
+   * module's own tuning, kept from hosts.
+   * @internal
+   */
   sizeBudget?: SizeBudget<E>;
 }
 
