@@ -208,10 +208,12 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     // dropped then, and stays dropped.
     if (endpoint.retryDrops !== delivery.target?.retryDrops) return 'endpoint_disabled';
     sending();
+    const now = this.clock.now();
     const response = await this.http.send({
       url: endpoint.url,
-      headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, this.clock.now()),
+      headers: webhookHeaders(this.userAgent, delivery.eventId, endpoint.secret, payload, now),
       body: payload,
+      now,
     });
     return { response, url: endpoint.url };
   }

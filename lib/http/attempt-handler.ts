@@ -35,8 +35,10 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
   private settled = false;
   private readonly deadline: NodeJS.Timeout;
 
+  /** `clockOffsetMs`: how far the module's clock is ahead of the process's (Date.now). */
   constructor(
     timeoutMs: number,
+    private readonly clockOffsetMs: number,
     private readonly settle: (outcome: AttemptOutcome) => void,
   ) {
     this.deadline = setTimeout(() => this.expire(), timeoutMs);
@@ -57,7 +59,9 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.status = statusCode;
     const retryAfter = headers['retry-after'];
-    if (retryAfter !== undefined) this.retryAfterMs = readRetryAfter(statusCode, retryAfter, Date.now());
+    if (retryAfter !== undefined) {
+      this.retryAfterMs = readRetryAfter(statusCode, retryAfter, Date.now() + this.clockOffsetMs);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -64,7 +64,7 @@ describe('the reply byte budget', () => {
       maxConnections: 1,
     });
     try {
-      const outcome = await client.send({ url: server.url, headers: {}, body: '{}' });
+      const outcome = await client.send({ url: server.url, headers: {}, body: '{}', now: new Date() });
       // After a status line the reply is taken as a body over the read cap is; before, the connection failed.
       expect(outcome).toMatchObject(
         status === null ? { status: null, error: 'connection_error' } : { status, error: null, body: '' },
@@ -97,7 +97,12 @@ describe('the reply byte budget', () => {
     const requests = Math.ceil((4 * REPLY_BYTE_BUDGET) / reply.length);
     try {
       for (let i = 0; i < requests; i++) {
-        const outcome = await client.send({ url: `http://127.0.0.1:${port}/hook`, headers: {}, body: '{}' });
+        const outcome = await client.send({
+          url: `http://127.0.0.1:${port}/hook`,
+          headers: {},
+          body: '{}',
+          now: new Date(),
+        });
         expect(outcome).toMatchObject({ status: 200, error: null });
       }
       // One socket read four budgets' worth of replies, each within its own.

@@ -50,10 +50,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const delivery = (url: string): WebhookRequest => ({
+const delivery = (url: string, now = new Date()): WebhookRequest => ({
   url,
   headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'Accept-Encoding': 'gzip' },
   body: '{"type":"interview.scheduled"}',
+  now,
 });
 
 afterEach(() => {
@@ -144,6 +145,18 @@ describe('WebhookHttpClient with private destinations allowed (loopback receiver
     expect(results[1].retryAfterMs).toBeLessThanOrEqual(60_000);
     expect(results[2].retryAfterMs).toBeNull();
     expect(results[3].retryAfterMs).toBeNull();
+  });
+
+  it("reads a Retry-After date against the module's clock, not the process's", async () => {
+    // The module's clock an hour ahead of this process's (it follows the database's).
+    const now = new Date(Date.now() + 3_600_000);
+    const server = await startServer((_req, res) => {
+      res.writeHead(503, { 'Retry-After': new Date(now.getTime() + 60_000).toUTCString() });
+      res.end();
+    });
+    const { retryAfterMs } = await client.send(delivery(server.url, now));
+    expect(retryAfterMs).toBeGreaterThan(57_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
   it('does not follow a redirect: a 302 is a failed attempt and the target sees nothing', async () => {

@@ -12,6 +12,11 @@ export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /**
+   * The attempt's time on the module's clock (the database's, which the process's may be off
+   * from): a `Retry-After` date is read against it, as the next attempt is scheduled on it.
+   */
+  now: Date;
 }
 
 export interface WebhookResponse extends AttemptOutcome {
@@ -110,7 +115,7 @@ export class WebhookHttpClient {
    */
   private attempt(target: Target, request: WebhookRequest): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
-      const handler = new AttemptHandler(this.timeoutMs, resolve);
+      const handler = new AttemptHandler(this.timeoutMs, request.now.getTime() - Date.now(), resolve);
       try {
         this.agent.dispatch(
           {
