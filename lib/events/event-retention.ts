@@ -1,14 +1,13 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
-import { every } from '../clock/every.js';
+import { PurgeSchedule } from '../clock/purge-schedule.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { idTimePrefix } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
@@ -19,19 +18,11 @@ import { DELIVERIES_TABLE as DELIVERIES } from '../deliveries/delivery.entity.js
 import { PENDING_TABLE as PENDING } from '../deliveries/pending-delivery.entity.js';
 import { EVENTS_TABLE as EVENTS } from './event.entity.js';
 
-const PURGE_INTERVAL_MS = 3_600_000;
-/**
- * The first purge, a minute after start: a worker restarted more often than hourly (a deploy a
- * day, an autoscaler) would otherwise never purge.
- */
-const FIRST_PURGE_MS = 60_000;
-
 /** Events live for `eventRetentionMs` (30 days by default); then they and their deliveries go. */
 @Injectable()
 export class EventRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('InterviewApi');
   private readonly sql: SqlDialect;
-  private stop: (() => void) | null = null;
+  private readonly schedule = new PurgeSchedule('Event purge', () => this.purge());
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -58,13 +49,7 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationBootstrap(): void {
-    if (!this.options.worker) return;
-    this.stop = every(
-      PURGE_INTERVAL_MS,
-      () => this.purge(),
-      (error) => this.logger.warn(`Event purge failed: ${String(error)}`),
-      FIRST_PURGE_MS,
-    );
+    if (this.options.worker) this.schedule.start();
   }
 
   /**
@@ -98,8 +83,7 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
-  /** Before TypeORM closes the host's DataSource, which a purge starting then would meet closed. */
   beforeApplicationShutdown(): void {
-    this.stop?.();
+    this.schedule.stop();
   }
 }
