@@ -76,10 +76,8 @@ export interface InterviewApiModuleOptions {
 }
 
 export const BUILT_IN_EVENT_TYPES = ['result.ready', 'result.updated', 'webhook.test'] as const;
-export const DEFAULT_API_VERSION = '2026-11-21';
-export const DEFAULT_RETRY_SCHEDULE_MS = [
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-];
+const DEFAULT_API_VERSION = '2026-11-21';
+const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /** The options after validation, with every default filled in. */
 export interface ResolvedOptions {

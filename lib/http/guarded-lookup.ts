@@ -6,7 +6,7 @@ import { isPublicAddress } from './address-policy.js';
 export const BLOCKED_DESTINATION_CODE = 'ERR_BLOCKED_DESTINATION';
 
 /** The guard's refusal; the client reports it as `blocked_destination`. */
-export class BlockedDestinationError extends Error {
+class BlockedDestinationError extends Error {
   readonly code = BLOCKED_DESTINATION_CODE;
 
   constructor(hostname: string) {

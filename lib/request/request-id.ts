@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { generateId } from '../identifiers/generate-id.js';
 
 /** Stripe's header: each /v1 answer names its request, so that a client's report finds it in the logs. */
-export const REQUEST_ID_HEADER = 'Request-Id';
+const REQUEST_ID_HEADER = 'Request-Id';
 
 /**
  * The id of the request `response` answers, given to it now if it has none yet (for the log alone,

@@ -16,7 +16,7 @@ function firstLeaf(error: ValidationError, path: string): { param: string; error
 }
 
 /** class-validator failures become one typed error naming the first offending parameter. */
-export function toParameterError(errors: ValidationError[]): ApiError {
+function toParameterError(errors: ValidationError[]): ApiError {
   const { param, error } = firstLeaf(errors[0], '');
   const constraints = error.constraints ?? {};
   if (constraints.whitelistValidation) return new UnknownParameterError(param);
