@@ -89,4 +89,57 @@ describe('DeliveryDispatcher', () => {
       [['dlv_1', 'dlv_2'], ['dlv_3', 'dlv_4'], ['dlv_5']],
     ]);
   });
+  describe('retries due 10 s or more ahead', () => {
+    const START = Date.UTC(2026, 0, 1);
+    const retry = (id: string, dueAt: number) => [{ id, nextAttemptAt: new Date(dueAt) }];
+
+    beforeEach(() => jest.useFakeTimers({ now: START }));
+    afterEach(() => jest.useRealTimers());
+
+    it('are held for 5 s, so that those recorded apart share a job of their cell', () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      d.dispatch(retry('dlv_1', START + 300_000));
+      jest.advanceTimersByTime(1_000);
+      // Recorded a second later, due half a second sooner: the same cell of 2 s (a lead of 300 s).
+      d.dispatch(retry('dlv_2', START + 299_500));
+      jest.advanceTimersByTime(3_999);
+      expect(queue.added).toHaveLength(0);
+      jest.advanceTimersByTime(1);
+      expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1', 'dlv_2']]]);
+      // Due when its cell ends, on time: 295 s after the enqueue, 5 s after the first was recorded.
+      expect(queue.added[0].delays).toEqual([295_000]);
+    });
+
+    it('run at most about 1 % of their delay after it, in cells that line up', () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      const tenHours = 36_000_000;
+      d.dispatch(retry('dlv_1', START + tenHours + 1));
+      jest.advanceTimersByTime(5_000);
+      const [delay] = queue.added[0].delays;
+      const runsAt = START + 5_000 + delay;
+      expect(runsAt).toBeGreaterThan(START + tenHours);
+      expect(runsAt - (START + tenHours)).toBeLessThanOrEqual(tenHours / 100);
+      expect(runsAt % 256_000).toBe(0);
+    });
+
+    it('go at once when their cell fills a batch', () => {
+      const { dispatcher: d, queue } = dispatcher(2);
+      d.dispatch([...retry('dlv_1', START + 60_000), ...retry('dlv_2', START + 60_000)]);
+      expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1', 'dlv_2']]]);
+    });
+
+    it('are sent at shutdown', async () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      d.dispatch(retry('dlv_1', START + 60_000));
+      d.dispatch(due('dlv_now'));
+      await d.onApplicationShutdown();
+      expect(queue.added.flatMap((add) => add.ids).sort()).toEqual([['dlv_1'], ['dlv_now']]);
+    });
+
+    it('are not held when due within 10 s: they go with the window', () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      d.dispatch(retry('dlv_1', START + 9_000));
+      expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1']]]);
+    });
+  });
 });

@@ -12,8 +12,27 @@ export interface DueDelivery {
 
 /** At most one enqueue per window, unless a batch fills up. */
 const WINDOW_MS = 30;
-/** Retries due within the same second share a job. */
-const RETRY_BUCKET_MS = 1000;
+/**
+ * A retry due this far off or more is held here for up to HOLD_MS before it is enqueued, with the
+ * others due in its cell: failures recorded apart (an endpoint down while traffic goes on) then
+ * share jobs, where each took a delayed job of its own in Redis (about 750 bytes a pending retry).
+ * Held no longer than HOLD_MS, so it is enqueued well before it is due; a process that dies
+ * meanwhile leaves it to the sweeper, as any lost job.
+ */
+const HOLD_LEAD_MS = 10_000;
+const HOLD_MS = 5_000;
+
+/**
+ * The time the job carrying a delivery due at `due` runs: `due` rounded up to its cell, a second
+ * for a lead under 200 s and about a hundredth of the lead beyond, in powers of two seconds so
+ * that the cells of retries with nearby leads line up (so a retry runs at most about 1 % of its
+ * delay after its next_attempt_at). 0 for a delivery due now.
+ */
+function cellOf(due: number, clockNow: number): number {
+  if (due <= clockNow) return 0;
+  const cellMs = 1000 * 2 ** Math.max(0, Math.floor(Math.log2((due - clockNow) / 100_000)));
+  return Math.ceil(due / cellMs) * cellMs;
+}
 
 /**
  * Turns deliveries into queue jobs in batches, because a job per delivery costs several Redis
@@ -29,6 +48,9 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
   private buffer = new Map<number, string[]>();
   private buffered = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Retries due HOLD_LEAD_MS or more ahead, by cell, until the hold timer enqueues them. */
+  private held = new Map<number, string[]>();
+  private holdTimer: NodeJS.Timeout | null = null;
   private lastFlushAt = -Infinity;
   private inFlight = new Set<Promise<boolean>>();
 
@@ -43,21 +65,54 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
   dispatch(deliveries: readonly DueDelivery[]): void {
     // Due times are the module's clock's; the coalescing window is the process's own time.
     const clockNow = this.clock.now().getTime();
+    let buffered = 0;
     for (const delivery of deliveries) {
-      const due = delivery.nextAttemptAt?.getTime() ?? 0;
-      const bucket = due <= clockNow ? 0 : Math.ceil(due / RETRY_BUCKET_MS) * RETRY_BUCKET_MS;
-      const ids = this.buffer.get(bucket) ?? [];
+      const cell = cellOf(delivery.nextAttemptAt?.getTime() ?? 0, clockNow);
+      if (cell - clockNow >= HOLD_LEAD_MS) {
+        this.hold(cell, delivery.id);
+        continue;
+      }
+      const ids = this.buffer.get(cell) ?? [];
       ids.push(delivery.id);
-      this.buffer.set(bucket, ids);
+      this.buffer.set(cell, ids);
+      buffered++;
     }
-    this.buffered += deliveries.length;
+    this.buffered += buffered;
     if (this.buffered === 0 || (this.timer && this.buffered < this.batchSize)) return;
     const wait = this.lastFlushAt + WINDOW_MS - Date.now();
     if (this.buffered >= this.batchSize || wait <= 0) void this.flush();
     else this.timer = setTimeout(() => void this.flush(), wait);
   }
 
-  /** Sends what is buffered now; resolves when the queue has it (true) or has refused it (false). */
+  /** A retry far off waits with those of its cell; a full cell goes at once. */
+  private hold(cell: number, id: string): void {
+    const ids = this.held.get(cell) ?? [];
+    ids.push(id);
+    this.held.set(cell, ids);
+    if (ids.length >= this.batchSize) {
+      this.held.delete(cell);
+      void this.enqueue(new Map([[cell, ids]]));
+    }
+    if (this.held.size > 0 && !this.holdTimer) {
+      this.holdTimer = setTimeout(() => void this.flushHeld(), HOLD_MS);
+      // Held retries are in the database too: they never keep a process alive.
+      this.holdTimer.unref();
+    }
+  }
+
+  /** Sends the retries held. */
+  private flushHeld(): Promise<boolean> {
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+    const held = this.held;
+    this.held = new Map();
+    return this.enqueue(held);
+  }
+
+  /**
+   * Sends what is buffered now (retries held for their cell apart); resolves when the queue has
+   * it (true) or has refused it (false).
+   */
   async flush(): Promise<boolean> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -65,9 +120,13 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     this.buffer = new Map();
     this.buffered = 0;
     this.lastFlushAt = Date.now();
+    return this.enqueue(buffered);
+  }
+
+  private async enqueue(cells: Map<number, string[]>): Promise<boolean> {
     const clockNow = this.clock.now().getTime();
     const batches: DeliveryBatch[] = [];
-    for (const [due, ids] of buffered) {
+    for (const [due, ids] of cells) {
       for (let i = 0; i < ids.length; i += this.batchSize) {
         batches.push({ ids: ids.slice(i, i + this.batchSize), delayMs: due - clockNow });
       }
@@ -87,7 +146,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
    * takes the retries recorded as the worker drained and whatever the host published meanwhile.
    */
   async onApplicationShutdown(): Promise<void> {
-    await this.flush();
+    await Promise.all([this.flush(), this.flushHeld()]);
     await Promise.all(this.inFlight);
   }
 }
