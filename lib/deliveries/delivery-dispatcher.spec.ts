@@ -25,9 +25,10 @@ const due = (...ids: string[]): { id: string; nextAttemptAt: null }[] =>
 function dispatcher(
   batchSize: number,
   clock: Clock = new Clock(),
+  sweepIntervalMs = 30_000,
 ): { dispatcher: DeliveryDispatcher; queue: RecordingQueue } {
   const queue = new RecordingQueue();
-  const options = { webhooks: { batchSize } } as ResolvedOptions;
+  const options = { webhooks: { batchSize, sweepIntervalMs } } as ResolvedOptions;
   return {
     dispatcher: new DeliveryDispatcher(queue as unknown as DeliveryQueue, clock, options),
     queue,
@@ -111,7 +112,7 @@ describe('DeliveryDispatcher', () => {
     });
 
     it('run at most about 1 % of their delay after it, in cells that line up', () => {
-      const { dispatcher: d, queue } = dispatcher(100);
+      const { dispatcher: d, queue } = dispatcher(100, new Clock(), 3_600_000);
       const tenHours = 36_000_000;
       d.dispatch(retry('dlv_1', START + tenHours + 1));
       jest.advanceTimersByTime(5_000);
@@ -120,6 +121,18 @@ describe('DeliveryDispatcher', () => {
       expect(runsAt).toBeGreaterThan(START + tenHours);
       expect(runsAt - (START + tenHours)).toBeLessThanOrEqual(tenHours / 100);
       expect(runsAt % 256_000).toBe(0);
+    });
+
+    it('run within half a sweep interval of their due time, which the sweeper would take for lost', () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      const tenHours = 36_000_000;
+      d.dispatch(retry('dlv_1', START + tenHours + 1));
+      jest.advanceTimersByTime(5_000);
+      const runsAt = START + 5_000 + queue.added[0].delays[0];
+      expect(runsAt).toBeGreaterThan(START + tenHours);
+      // Cells of 8 s, the largest power of two seconds within half of the default 30 s.
+      expect(runsAt - (START + tenHours)).toBeLessThanOrEqual(8_000);
+      expect(runsAt % 8_000).toBe(0);
     });
 
     it('go at once when their cell fills a batch', () => {

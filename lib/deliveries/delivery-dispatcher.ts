@@ -22,15 +22,19 @@ const WINDOW_MS = 30;
 const HOLD_LEAD_MS = 10_000;
 const HOLD_MS = 5_000;
 
+/** Powers of two seconds, so that the cells of retries with nearby leads line up. */
+const powerOfTwoSecondsMs = (atMostMs: number): number =>
+  1000 * 2 ** Math.max(0, Math.floor(Math.log2(atMostMs / 1000)));
+
 /**
  * The time the job carrying a delivery due at `due` runs: `due` rounded up to its cell, a second
- * for a lead under 200 s and about a hundredth of the lead beyond, in powers of two seconds so
- * that the cells of retries with nearby leads line up (so a retry runs at most about 1 % of its
- * delay after its next_attempt_at). 0 for a delivery due now.
+ * for a lead under 200 s and about a hundredth of the lead beyond (so a retry runs at most about
+ * 1 % of its delay after its next_attempt_at), but never more than `maxCellMs`. 0 for a delivery
+ * due now.
  */
-function cellOf(due: number, clockNow: number): number {
+function cellOf(due: number, clockNow: number, maxCellMs: number): number {
   if (due <= clockNow) return 0;
-  const cellMs = 1000 * 2 ** Math.max(0, Math.floor(Math.log2((due - clockNow) / 100_000)));
+  const cellMs = Math.min(powerOfTwoSecondsMs((due - clockNow) / 100), maxCellMs);
   return Math.ceil(due / cellMs) * cellMs;
 }
 
@@ -45,6 +49,11 @@ function cellOf(due: number, clockNow: number): number {
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationShutdown {
   private readonly batchSize: number;
+  /**
+   * At most half a sweep interval: the sweeper takes a delivery overdue by more than one for lost
+   * and queues it again, which a retry waiting for the end of a longer cell would be.
+   */
+  private readonly maxCellMs: number;
   private buffer = new Map<number, string[]>();
   private buffered = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -60,6 +69,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
   ) {
     this.batchSize = options.webhooks.batchSize;
+    this.maxCellMs = powerOfTwoSecondsMs(options.webhooks.sweepIntervalMs / 2);
   }
 
   dispatch(deliveries: readonly DueDelivery[]): void {
@@ -67,7 +77,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     const clockNow = this.clock.now().getTime();
     let buffered = 0;
     for (const delivery of deliveries) {
-      const cell = cellOf(delivery.nextAttemptAt?.getTime() ?? 0, clockNow);
+      const cell = cellOf(delivery.nextAttemptAt?.getTime() ?? 0, clockNow, this.maxCellMs);
       if (cell - clockNow >= HOLD_LEAD_MS) {
         this.hold(cell, delivery.id);
         continue;
