@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
-import { containsNul, nulRefusal } from '../database/nul-character.js';
-import { containsUnpairedSurrogate, unpairedSurrogateRefusal } from '../database/unpaired-surrogate.js';
+import { containsNul } from '../database/nul-character.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { checkAccountId } from '../identifiers/account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
+import { unstorableText } from '../request/storable-text.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { ApiKeyEntity } from './api-key.entity.js';
@@ -56,11 +56,9 @@ export class ApiKeysService {
     if (typeof input.name !== 'string' || input.name.trim().length === 0 || input.name.length > 255) {
       throw new ParameterInvalidError('name', 'name must be a non-empty string of at most 255 characters.');
     }
-    // PostgreSQL cannot store a NUL character: refused here, never as a database error.
-    if (containsNul(input.name)) throw new ParameterInvalidError('name', nulRefusal('name'));
-    if (containsUnpairedSurrogate(input.name)) {
-      throw new ParameterInvalidError('name', unpairedSurrogateRefusal('name'));
-    }
+    // A NUL (PostgreSQL cannot store one) or half a surrogate pair: refused here, never stored changed.
+    const unstorable = unstorableText(input.name, 'name');
+    if (unstorable) throw unstorable;
     if (input.mode !== 'test' && input.mode !== 'live') {
       throw new ParameterInvalidError('mode', 'mode must be "test" or "live".');
     }

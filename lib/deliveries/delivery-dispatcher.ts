@@ -38,6 +38,14 @@ function cellOf(due: number, clockNow: number, maxCellMs: number): number {
   return Math.ceil(due / cellMs) * cellMs;
 }
 
+/** Adds `id` to its cell of `cells`; answers the cell's ids. */
+function addToCell(cells: Map<number, string[]>, cell: number, id: string): string[] {
+  const ids = cells.get(cell) ?? [];
+  ids.push(id);
+  cells.set(cell, ids);
+  return ids;
+}
+
 /**
  * Turns deliveries into queue jobs in batches, because a job per delivery costs several Redis
  * round trips each and would halve the throughput of the engine. Deliveries that arrive after a
@@ -82,9 +90,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
         this.hold(cell, delivery.id);
         continue;
       }
-      const ids = this.buffer.get(cell) ?? [];
-      ids.push(delivery.id);
-      this.buffer.set(cell, ids);
+      addToCell(this.buffer, cell, delivery.id);
       buffered++;
     }
     this.buffered += buffered;
@@ -96,9 +102,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
 
   /** A retry far off waits with those of its cell; a full cell goes at once. */
   private hold(cell: number, id: string): void {
-    const ids = this.held.get(cell) ?? [];
-    ids.push(id);
-    this.held.set(cell, ids);
+    const ids = addToCell(this.held, cell, id);
     if (ids.length >= this.batchSize) {
       this.held.delete(cell);
       void this.enqueue(new Map([[cell, ids]]));
