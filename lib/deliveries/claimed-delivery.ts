@@ -1,10 +1,11 @@
+import type { WebhookEndpointStatus } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import type { DeliveryErrorCode, DeliveryStatus } from './delivery.entity.js';
 
 /** What a delivery is sent to; null once the endpoint is deleted. */
 export interface DeliveryTarget {
   url: string;
   secret: string;
-  status: string;
+  status: WebhookEndpointStatus;
   /** How many times the endpoint's pending retries had been dropped when this was read. */
   retryDrops: number;
 }

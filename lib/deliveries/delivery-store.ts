@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   ENDPOINTS_TABLE as ENDPOINTS,
   WebhookEndpointEntity,
+  type WebhookEndpointStatus,
 } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import { BinaryArray } from '../database/binary-array.js';
@@ -126,7 +127,7 @@ interface ClaimRow {
   payload: string | null;
   url: string | null;
   secret: string | null;
-  endpoint_status: string | null;
+  endpoint_status: WebhookEndpointStatus | null;
   retry_drops: number | null;
 }
 
@@ -230,11 +231,16 @@ export class DeliveryStore {
     const targets = new Map<string, DeliveryTarget>();
     for (let i = 0; i < endpointIds.length; i += IDS_PER_LOOKUP) {
       const ids = endpointIds.slice(i, i + IDS_PER_LOOKUP);
-      const rows: { id: string; url: string; secret: string; status: string; retry_drops: number }[] =
-        await this.dataSource.query(
-          `SELECT id, url, secret, status, retry_drops FROM ${ENDPOINTS} WHERE id IN (${this.sql.list(1, ids.length)})`,
-          ids,
-        );
+      const rows: {
+        id: string;
+        url: string;
+        secret: string;
+        status: WebhookEndpointStatus;
+        retry_drops: number;
+      }[] = await this.dataSource.query(
+        `SELECT id, url, secret, status, retry_drops FROM ${ENDPOINTS} WHERE id IN (${this.sql.list(1, ids.length)})`,
+        ids,
+      );
       for (const { id, url, secret, status, retry_drops: retryDrops } of rows) {
         targets.set(id, { url, secret, status, retryDrops: Number(retryDrops) });
       }

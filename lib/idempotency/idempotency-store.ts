@@ -7,6 +7,7 @@ import { Clock } from '../clock/clock.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
+import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import type { SentAnswer } from './sent-answer.js';
 
 const KEYS = 'interview_idempotency_keys';
@@ -122,16 +123,16 @@ export class IdempotencyStore {
     ]);
   }
 
-  /** Deletes the keys past their day; answers how many. */
+  /** Deletes the keys past their day; answers how many (in one statement, so the count is theirs). */
   async purge(): Promise<number> {
     const cutoff = this.sql.time(new Date(this.clock.now().getTime() - IDEMPOTENCY_KEY_TTL_MS));
-    const p = this.sql.param(1);
-    const [{ count }] = (await this.dataSource.query(
-      `SELECT COUNT(*) AS count FROM ${KEYS} WHERE created_at < ${p}`,
-      [cutoff],
-    )) as { count: number | string }[];
-    await this.dataSource.query(`DELETE FROM ${KEYS} WHERE created_at < ${p}`, [cutoff]);
-    return Number(count);
+    const { affected } = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKeyEntity)
+      .where('created_at < :cutoff', { cutoff })
+      .execute();
+    return affected ?? 0;
   }
 
   /** Takes a key nobody holds; answers whether it did. */
