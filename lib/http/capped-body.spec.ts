@@ -29,9 +29,9 @@ describe('CappedBody', () => {
     expect(collect('€'.repeat(5000)).text).toBe('€'.repeat(STORED_BODY_MAX_CHARS));
   });
 
-  it('never splits a surrogate pair at the 2,000-character boundary', () => {
+  it('counts characters by code point: 2,000 emoji are kept whole, no pair split', () => {
     const { text } = collect(`a${'😀'.repeat(3000)}`);
-    expect(text).toBe(`a${'😀'.repeat(999)}`);
+    expect(text).toBe(`a${'😀'.repeat(STORED_BODY_MAX_CHARS - 1)}`);
     expect(Buffer.from(text).toString()).toBe(text);
   });
 

@@ -22,7 +22,7 @@ export class CappedBody {
     return this.received < RESPONSE_READ_LIMIT_BYTES;
   }
 
-  /** The stored reply text: valid UTF-16, free of NUL, at most STORED_BODY_MAX_CHARS long. */
+  /** The stored reply text: valid UTF-16, free of NUL, at most STORED_BODY_MAX_CHARS code points long. */
   text(): string {
     const capped = this.received >= RESPONSE_READ_LIMIT_BYTES;
     const bytes =
@@ -36,13 +36,18 @@ export class CappedBody {
   }
 }
 
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
+
 function toStoredText(decoded: string): string {
   // Postgres text columns reject NUL (22P05), and one failed insert would wedge the retries.
   const text = decoded.includes('\u0000') ? decoded.replaceAll('\u0000', '') : decoded;
   if (text.length <= STORED_BODY_MAX_CHARS) return text;
-  // Counting UTF-16 units keeps the value within 2,000 characters by any measure (JS length or a
-  // varchar's code points); a surrogate pair cut at the boundary is dropped whole.
-  const lastUnit = text.charCodeAt(STORED_BODY_MAX_CHARS - 1);
-  const end = lastUnit >= 0xd800 && lastUnit <= 0xdbff ? STORED_BODY_MAX_CHARS - 1 : STORED_BODY_MAX_CHARS;
+  // Characters as the database and the rest of the API count them, by code point: a reply of
+  // emoji keeps 2,000 of them, not the 1,000 that 2,000 UTF-16 units would hold.
+  let end = 0;
+  for (let kept = 0; kept < STORED_BODY_MAX_CHARS && end < text.length; kept++) {
+    end += isHighSurrogate(text.charCodeAt(end)) && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
+  }
   return text.slice(0, end);
 }
