@@ -1,5 +1,6 @@
 export { InterviewApiModule, INTERVIEW_API_ENTITIES } from './interview-api.module.js';
 export type {
+  InterviewApiFactoryOptions,
   InterviewApiForRootAsyncOptions,
   InterviewApiForRootOptions,
 } from './interview-api.module-definition.js';

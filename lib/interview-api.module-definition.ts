@@ -22,5 +22,16 @@ export const {
  */
 export type InterviewApiForRootOptions = typeof INTERVIEW_API_OPTIONS_TYPE;
 
+/**
+ * What a `forRootAsync` factory returns: the options, without `resources`, which decide the routes
+ * before any factory runs (they go to `forRootAsync` itself). Typed so that a factory returning them
+ * fails to compile rather than at start-up.
+ */
+export type InterviewApiFactoryOptions = InterviewApiModuleOptions & { resources?: never };
+
 /** What `InterviewApiModule.forRootAsync` takes: a factory of the options, and the `resources`. */
-export type InterviewApiForRootAsyncOptions = typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE;
+export type InterviewApiForRootAsyncOptions = Omit<typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE, 'useFactory'> & {
+  // Nest's own factory type: a factory's arguments are whatever its `inject` hands it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  useFactory?: (...args: any[]) => InterviewApiFactoryOptions | Promise<InterviewApiFactoryOptions>;
+};

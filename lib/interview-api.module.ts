@@ -36,10 +36,10 @@ import { INSTALLATION_ID, readInstallationId } from './installation/installation
 import { InstallationEntity } from './installation/installation.entity.js';
 import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
 import {
-  INTERVIEW_API_ASYNC_OPTIONS_TYPE,
   INTERVIEW_API_MODULE_OPTIONS,
   INTERVIEW_API_OPTIONS_TYPE,
   InterviewApiConfigurableModule,
+  type InterviewApiForRootAsyncOptions,
 } from './interview-api.module-definition.js';
 import { resolveOptions, resolveResources, type ResourceDefinition } from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
@@ -70,7 +70,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
     return InterviewApiModule.withRoutes(super.forRoot(options), options.resources);
   }
 
-  static override forRootAsync(options: typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE): DynamicModule {
+  static override forRootAsync(options: InterviewApiForRootAsyncOptions): DynamicModule {
     return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources);
   }
 

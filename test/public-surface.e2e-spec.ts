@@ -47,6 +47,7 @@ import {
   type ApiKeyView,
   type AuthenticatedApiKey,
   type HeadersLike,
+  type InterviewApiFactoryOptions,
   type InterviewApiForRootAsyncOptions,
   type InterviewApiForRootOptions,
   type InterviewApiModuleOptions,
@@ -103,11 +104,24 @@ const asyncOptions: InterviewApiForRootAsyncOptions = {
   resources: [sessions],
 };
 
+const injectedOptions: InterviewApiForRootAsyncOptions = {
+  inject: ['KEY_PREFIX'],
+  useFactory: async (keyPrefix: string): Promise<InterviewApiFactoryOptions> => ({ ...base, keyPrefix }),
+};
+
+const factoryResources: InterviewApiForRootAsyncOptions = {
+  // @ts-expect-error resources decide the routes before any factory runs: they go to forRootAsync itself
+  useFactory: () => ({ ...base, resources: [sessions] }),
+};
+
 @Module({ imports: [InterviewApiModule.forRoot(options)] })
 export class AppModule {}
 
 @Module({ imports: [InterviewApiModule.forRootAsync(asyncOptions)] })
 export class AsyncAppModule {}
+
+@Module({ imports: [InterviewApiModule.forRootAsync(injectedOptions), InterviewApiModule.forRootAsync(factoryResources)] })
+export class InjectedAppModule {}
 
 @Injectable()
 export class Dashboard {
