@@ -124,6 +124,7 @@ export class DemoSessionsService {
           data: {
             id: `res_${session.id.slice(4)}`,
             object: 'result',
+            status: 'ready',
             session_id: session.id,
             candidate_name: session.candidateName,
             score: 60 + Math.floor(Math.random() * 41),
