@@ -226,6 +226,28 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     expect(second.headers['webhook-id']).toBe(waiting);
   });
 
+  it('gives the waiting delivery back, not held to its lease, when the database refuses to read its endpoint', async () => {
+    const { receiver, endpoint, waiting, release } = await secondWaiting();
+    const store = host.app.get(DeliveryStore);
+    // A database restarting: every read of the endpoint fails.
+    const refused = jest.spyOn(store, 'targets').mockRejectedValue(new Error('connect ECONNREFUSED'));
+    try {
+      await sleep(ENDPOINT_READ_MAX_AGE_MS + 50);
+      release();
+      await eventually(async () => refused.mock.calls.length >= 1);
+    } finally {
+      refused.mockRestore();
+    }
+    const [, second] = await receiver.waitFor(2, 10_000);
+    expect(second.headers['webhook-id']).toBe(waiting);
+    // Given back unsent: the attempt that reached the receiver is its first.
+    const delivered = await eventually(async () => {
+      const delivery = await deliveryTo(endpoint, waiting);
+      return delivery?.status === 'succeeded' ? delivery : undefined;
+    });
+    expect(delivered.attempt).toBe(1);
+  });
+
   it('sends nothing more once the endpoint is deleted meanwhile: the waiting delivery fails unsent', async () => {
     const { receiver, endpoint, waiting, release } = await secondWaiting();
     const deleted = await client.delete(`/v1/webhook_endpoints/${endpoint.id}`);

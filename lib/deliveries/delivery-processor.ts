@@ -12,7 +12,7 @@ import { type FailingStreakRule, failingStreakRule } from './failing-streak.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { DeliveryErrorCode } from './delivery.entity.js';
 import { DeliveryStore } from './delivery-store.js';
-import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher, StaleEndpointReadError } from './endpoint-refresher.js';
+import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher } from './endpoint-refresher.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -29,7 +29,7 @@ interface SentAttempt {
   response: WebhookResponse;
   url: string;
 }
-/** A delivery sendNow gives back unsent: what its endpoint is now could not be read in time. */
+/** A delivery sendNow gives back unsent: what its endpoint is now could not be read (in time). */
 const GIVEN_BACK = Symbol('given back');
 /** A receiver that answers 410 Gone is not retried and its endpoint is disabled (Standard Webhooks). */
 const GONE = 410;
@@ -197,11 +197,11 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     let endpoint: DeliveryTarget | null;
     try {
       endpoint = await this.endpoints.current(delivery);
-    } catch (error) {
-      // A database too slow to say what is current: given back for later rather than held, unsent
-      // and no longer renewed, until its lease runs out.
-      if (error instanceof StaleEndpointReadError) return GIVEN_BACK;
-      throw error;
+    } catch {
+      // A database too slow to say what is current, or away (restarting, say): given back for
+      // later, its record written again until the database is back, rather than held unsent and
+      // no longer renewed until its lease runs out, with every delivery waiting behind it.
+      return GIVEN_BACK;
     }
     if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);
     // Disabled (or its retries otherwise dropped) and enabled again while this one waited: it was
