@@ -43,8 +43,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryBatchJob>;
   private readonly sweepTurnKey: string;
   private readonly stallGuard = new StallGuard();
-  /** Whether batches are being left to the sweeper for a Redis that stalls. */
-  private heldBack = false;
+  /** Batches left to the sweeper since an enqueue last went through. */
+  private leftToSweeper = 0;
 
   constructor(
     @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
@@ -69,20 +69,12 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * in time: with a Redis never reached since start-up, BullMQ waits for it to become ready without
    * end (the offline queue being off only fails commands once it was), and the sweeper and the
    * application's shutdown, which wait for this, would hang with it. Bounded in memory: while Redis
-   * leaves a command unanswered past its deadline, batches are not sent but left to the sweeper
-   * (with one warning, not one a flush), rather than piling up on the connection for as long as
-   * Redis stalls.
+   * leaves a command unanswered past its deadline, batches are not sent but left to the sweeper,
+   * rather than piling up on the connection for as long as Redis stalls.
    */
   async add(batches: DeliveryBatch[]): Promise<boolean> {
     if (batches.length === 0) return true;
-    if (this.stallGuard.stalled) {
-      if (!this.heldBack) {
-        this.logger.warn('Redis has stopped answering: deliveries are left to the sweeper until it does');
-      }
-      this.heldBack = true;
-      return false;
-    }
-    this.heldBack = false;
+    if (this.stallGuard.stalled) return this.leave(batches, 'Redis has stopped answering');
     const add = (): Promise<unknown> =>
       this.queue.addBulk(
         batches.map((batch) => ({
@@ -95,11 +87,28 @@ export class DeliveryQueue implements OnApplicationShutdown {
     // claim.
     try {
       await this.stallGuard.answerWithin(add, REDIS_ANSWER_MS);
-      return true;
     } catch (error) {
-      this.logger.warn(`Could not enqueue deliveries (the sweeper will): ${String(error)}`);
-      return false;
+      return this.leave(batches, `Could not enqueue deliveries: ${String(error)}`);
     }
+    if (this.leftToSweeper > 0) {
+      this.logger.log(
+        `Deliveries are enqueued again (${this.leftToSweeper} batches were left to the sweeper)`,
+      );
+      this.leftToSweeper = 0;
+    }
+    return true;
+  }
+
+  /**
+   * Leaves the batches to the sweeper, warning once an outage: a publisher flushes every 30 ms, and
+   * a warning for each would be some 30 lines a second for as long as Redis is away.
+   */
+  private leave(batches: DeliveryBatch[], why: string): false {
+    if (this.leftToSweeper === 0) {
+      this.logger.warn(`${why}. Deliveries are left to the sweeper until an enqueue goes through again.`);
+    }
+    this.leftToSweeper += batches.length;
+    return false;
   }
 
   /**

@@ -37,6 +37,8 @@ export class DeliveryWorker
   private worker: Worker<DeliveryBatchJob, number> | null = null;
   private connection: Redis | null = null;
   private closing = false;
+  /** The worker's error last logged, until its Redis connection is ready again. */
+  private lastError: string | null = null;
   /** The batches this process is claiming now. */
   private readonly active = new Set<Promise<number>>();
 
@@ -72,7 +74,13 @@ export class DeliveryWorker
         removeOnFail: { count: 1000 },
       },
     );
-    this.worker.on('error', (error) => this.logger.warn(`Delivery worker: ${error.message}`));
+    // Redis is retried every second or so while it is away: its error is logged once, not each time.
+    connection.on('ready', () => (this.lastError = null));
+    this.worker.on('error', (error) => {
+      if (error.message === this.lastError) return;
+      this.lastError = error.message;
+      this.logger.warn(`Delivery worker: ${error.message}`);
+    });
     this.worker.on('failed', (_job, error) =>
       this.logger.warn(`Delivery batch failed (the sweeper retries it): ${error.message}`),
     );
