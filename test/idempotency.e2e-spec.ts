@@ -280,6 +280,19 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect([mine.status, theirs.status, liveOne.status]).toEqual([201, 201, 201]);
     expect(new Set([mine.body.id, theirs.body.id, liveOne.body.id]).size).toBe(3);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    // Each mode's retry finds its own mode's answer, not the other's (another body: a 400).
+    const liveRetry = await post(
+      ENDPOINTS,
+      { url: 'https://example.com/hook', enabled_events: ['*'] },
+      idem,
+      live,
+    );
+    expect(liveRetry.status).toBe(201);
+    expect(liveRetry.headers['idempotent-replayed']).toBe('true');
+    expect(liveRetry.body.id).toBe(liveOne.body.id);
+    const testRetry = await post(ENDPOINTS, create(), idem);
+    expect(testRetry.headers['idempotent-replayed']).toBe('true');
+    expect(testRetry.body.id).toBe(mine.body.id);
   });
 
   it('keeps nothing when a layer around the handler fails its answer: the retry runs afresh', async () => {

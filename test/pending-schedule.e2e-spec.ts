@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
+import { DeliveryProcessor } from '../lib/deliveries/delivery-processor.js';
 import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
 import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
 import { INSTALLATION_ID } from '../lib/installation/installation-id.js';
@@ -117,6 +118,21 @@ describe('the pending deliveries schedule', () => {
     expect((await client.delete(`/v1/webhook_endpoints/${toDelete.id}`)).status).toBe(200);
     expect(await scheduledCount(host)).toBe(0);
     expect(await scheduleMismatches(host)).toEqual([]);
+  });
+
+  it('gives a job that carries a retry before it is due nothing to claim (a stale or duplicate job)', async () => {
+    const host = await boot({ module: { webhooks: { ...TEST_WEBHOOKS, retryScheduleMs: [5_000] } } });
+    const receiver = await receivers.start((_req, _index, res) => res.writeHead(500).end('down'));
+    const client = await clientOf(host);
+    const endpoint = await createEndpoint(client, receiver.url);
+    const [event] = await publishResults(host, ACCOUNT, 1);
+    const pending = await deliveryOf(client, endpoint.id, event.id, (d) => d.attempt === 1);
+    expect(pending.status).toBe('pending');
+
+    expect(await host.app.get(DeliveryProcessor).take([pending.id])).toBe(0);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    expect((await deliveryOf(client, endpoint.id, event.id, () => true)).attempt).toBe(1);
   });
 
   it('sends a retry whose queued job Redis lost, once the sweeper finds it in the schedule', async () => {

@@ -12,8 +12,11 @@ import { insertSessions, type SessionSeed } from './support/sessions.js';
  */
 describe('host resource filters on long lists', () => {
   const total = UNINDEXED_FILTER_WINDOW + 5;
-  /** Newest first, 1-based: one match in the first window of a walk, one after it. */
-  const matchRanks = [1, UNINDEXED_FILTER_WINDOW + 3];
+  /**
+   * Newest first, 1-based: matches at both ends of the first window of a walk, and just after it
+   * (a window one row short, or one row long, misses or moves one).
+   */
+  const matchRanks = [1, UNINDEXED_FILTER_WINDOW, UNINDEXED_FILTER_WINDOW + 1, UNINDEXED_FILTER_WINDOW + 3];
   const createdAt = (rank: number): Date => new Date(Date.UTC(2026, 0, 1) + (total - rank) * 1000);
   let host: TestHost;
 
@@ -40,7 +43,7 @@ describe('host resource filters on long lists', () => {
         status: 'cancelled',
         limit: 10,
       });
-      expect(pages.map((page) => page.data.length)).toEqual([1, 1]);
+      expect(pages.map((page) => page.data.length)).toEqual([2, 2]);
       expect(pages.flatMap((page) => page.data.map((session) => session.id))).toEqual(
         matchRanks.map((rank) => rows[rank - 1].id),
       );
@@ -75,7 +78,7 @@ describe('host resource filters on long lists', () => {
       await repository.insert(cards.slice(start, start + 50));
     const client = apiClient(host, await host.createKey('acct_long', 'test', ['results:read']));
     const pages = await walkPages<{ id: string }>(client, '/v1/score_cards', { stage: 'final', limit: 10 });
-    expect(pages.map((page) => page.data.length)).toEqual([2]);
+    expect(pages.map((page) => page.data.length)).toEqual([matchRanks.length]);
     expect(pages[0].data.map((card) => card.id)).toEqual(matchRanks.map((rank) => cards[rank - 1].id));
 
     // With a second filter, only one is read through an index: the other within the window.
@@ -90,6 +93,6 @@ describe('host resource filters on long lists', () => {
 
     // A partial index lists some values only: the score filter alone is read within the window.
     const byScore = await walkPages<{ id: string }>(client, '/v1/score_cards', { score: 95, limit: 10 });
-    expect(byScore.map((page) => page.data.length)).toEqual([1, 1]);
+    expect(byScore.map((page) => page.data.length)).toEqual([2, 2]);
   });
 });

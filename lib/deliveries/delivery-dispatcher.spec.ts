@@ -154,5 +154,13 @@ describe('DeliveryDispatcher', () => {
       d.dispatch(retry('dlv_1', START + 9_000));
       expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1']]]);
     });
+
+    it('are held from a cell that ends 10 s ahead on', () => {
+      const { dispatcher: d, queue } = dispatcher(100);
+      d.dispatch(retry('dlv_1', START + 10_000));
+      expect(queue.added).toHaveLength(0);
+      jest.advanceTimersByTime(5_000);
+      expect(queue.added.map((add) => add.ids)).toEqual([[['dlv_1']]]);
+    });
   });
 });

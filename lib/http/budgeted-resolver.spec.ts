@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import ipaddr from 'ipaddr.js';
 
 import { attemptErrorCode } from './attempt-error.js';
-import { createBudgetedResolver } from './budgeted-resolver.js';
+import { createBudgetedResolver, dnsBudgetMs } from './budgeted-resolver.js';
 import type { ResolveAll } from './guarded-lookup.js';
 
 const TYPE_A = 1;
@@ -98,6 +98,14 @@ function resolveWith(resolveAll: ResolveAll, hostname: string, family = 0): Prom
 
 const PUBLIC_V4 = '93.184.215.14';
 const PUBLIC_V6 = '2606:2800:21f:cb07:6820:80da:af6b:8b2c';
+
+describe('dnsBudgetMs', () => {
+  it('gives resolution half the attempt, at most 3 s', () => {
+    expect(dnsBudgetMs(500)).toBe(250);
+    expect(dnsBudgetMs(5_001)).toBe(2_501);
+    expect(dnsBudgetMs(10_000)).toBe(3_000);
+  });
+});
 
 describe('createBudgetedResolver', () => {
   it('asks the name server for both families at once and returns every address', async () => {

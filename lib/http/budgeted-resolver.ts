@@ -10,6 +10,18 @@ export interface BudgetedResolverOptions {
   servers?: string[];
 }
 
+/** A name server that has not answered in 3 s (two tries) is not going to answer usefully. */
+const MAX_DNS_BUDGET_MS = 3_000;
+
+/**
+ * The budget of an attempt's resolution: at most half its deadline, so that a name server that
+ * never answers is recorded as dns_error rather than timeout, and a slow answer still leaves time
+ * to connect.
+ */
+export function dnsBudgetMs(timeoutMs: number): number {
+  return Math.min(MAX_DNS_BUDGET_MS, Math.ceil(timeoutMs / 2));
+}
+
 /** c-ares' own code for a query that went unanswered, so a spent budget reads as any DNS failure. */
 const DNS_TIMEOUT_CODE = 'ETIMEOUT';
 /** A lost datagram is asked again within the budget; the budget timer is the bound either way. */

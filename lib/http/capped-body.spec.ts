@@ -25,6 +25,11 @@ describe('CappedBody', () => {
     expect(collect(bytes).text).toBe('ab\ufffd\ufffdc');
   });
 
+  it('keeps a reply of 2,000 characters whole, and cuts one of 2,001', () => {
+    expect(collect('a'.repeat(STORED_BODY_MAX_CHARS)).text).toBe('a'.repeat(STORED_BODY_MAX_CHARS));
+    expect(collect('a'.repeat(STORED_BODY_MAX_CHARS + 1)).text).toBe('a'.repeat(STORED_BODY_MAX_CHARS));
+  });
+
   it('keeps 2,000 characters of multi-byte text', () => {
     expect(collect('€'.repeat(5000)).text).toBe('€'.repeat(STORED_BODY_MAX_CHARS));
   });

@@ -4,7 +4,7 @@ import { Agent, buildConnector } from 'undici';
 
 import { ipLiteralOf, isPublicAddress } from './address-policy.js';
 import { AttemptHandler, type AttemptOutcome } from './attempt-handler.js';
-import { createBudgetedResolver } from './budgeted-resolver.js';
+import { createBudgetedResolver, dnsBudgetMs } from './budgeted-resolver.js';
 import { createGuardedLookup } from './guarded-lookup.js';
 import { withReplyByteBudget } from './reply-byte-budget.js';
 
@@ -38,8 +38,6 @@ interface Target {
   path: string;
 }
 
-/** A name server that has not answered in 3 s (two tries) is not going to answer usefully. */
-const MAX_DNS_BUDGET_MS = 3_000;
 /** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
 const MAX_CACHED_TARGETS = 10_000;
 const BLOCKED: AttemptOutcome = {
@@ -161,14 +159,6 @@ function parseTarget(raw: string, allowPrivateDestinations: boolean): Target | n
     if (literal !== null && !isPublicAddress(literal)) return null;
   }
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
-}
-
-/**
- * Resolution gets at most half the attempt: a name server that never answers is then recorded as
- * dns_error rather than timeout, and a slow answer still leaves time to connect.
- */
-function dnsBudgetMs(timeoutMs: number): number {
-  return Math.min(MAX_DNS_BUDGET_MS, Math.ceil(timeoutMs / 2));
 }
 
 function withIdentityEncoding(headers: Record<string, string>): Record<string, string> {
