@@ -1,9 +1,19 @@
 import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS, heldLimit } from './claim-lease.js';
 
 describe('claimed deliveries a worker holds', () => {
+  const DEFAULT_EVENT_BYTES = 256 * 1024;
+
   it('holds 16 per send slot, and at least one whole batch, however few the send slots', () => {
-    expect(heldLimit({ batchSize: 500, concurrency: 1 })).toBe(500);
-    expect(heldLimit({ batchSize: 200, concurrency: 50 })).toBe(800);
+    expect(heldLimit({ batchSize: 500, concurrency: 1, maxEventBytes: DEFAULT_EVENT_BYTES })).toBe(500);
+    expect(heldLimit({ batchSize: 200, concurrency: 50, maxEventBytes: DEFAULT_EVENT_BYTES })).toBe(800);
+  });
+
+  it('holds fewer where events as large as maxEventBytes would exceed the body budget', () => {
+    const mib = 1024 * 1024;
+    expect(heldLimit({ batchSize: 200, concurrency: 50, maxEventBytes: mib })).toBe(256);
+    expect(heldLimit({ batchSize: 200, concurrency: 50, maxEventBytes: mib / 2 })).toBe(512);
+    // A batch always fits, whatever the budget says.
+    expect(heldLimit({ batchSize: 300, concurrency: 50, maxEventBytes: mib })).toBe(300);
   });
 
   it('renews a claim often enough that one failed renewal lets none lapse', () => {

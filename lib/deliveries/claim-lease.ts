@@ -4,15 +4,28 @@
  */
 export const HELD_PER_SEND_SLOT = 16;
 
-/** What the claimed deliveries a worker holds depend on (the resolved `webhooks` options). */
+/**
+ * The event bodies a worker process may hold, counted at `maxEventBytes` each: a claimed delivery
+ * holds its event's body until its outcome is recorded, and with large events to receivers that
+ * never answer, 16 per send slot of 1 MiB events held some 1.2 GiB.
+ */
+export const HELD_BODY_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** What the claimed deliveries a worker holds depend on (the resolved options). */
 export interface HeldOptions {
   batchSize: number;
   concurrency: number;
+  maxEventBytes: number;
 }
 
-/** The most deliveries a worker process holds claimed at once (a batch always fits). */
-export function heldLimit({ batchSize, concurrency }: HeldOptions): number {
-  return Math.max(HELD_PER_SEND_SLOT * concurrency, batchSize);
+/**
+ * The most deliveries a worker process holds claimed at once: HELD_PER_SEND_SLOT per send slot,
+ * fewer where events as large as `maxEventBytes` would hold more than HELD_BODY_BUDGET_BYTES of
+ * bodies, and a batch always fits.
+ */
+export function heldLimit({ batchSize, concurrency, maxEventBytes }: HeldOptions): number {
+  const bodiesFit = Math.floor(HELD_BODY_BUDGET_BYTES / maxEventBytes);
+  return Math.max(Math.min(HELD_PER_SEND_SLOT * concurrency, bodiesFit), batchSize);
 }
 
 /**

@@ -73,7 +73,9 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
       maxConnections: concurrency,
     });
     this.sends = new FairSendScheduler(concurrency, HELD_PER_SEND_SLOT, DRAIN_BUDGET_DEADLINES * timeoutMs);
-    this.capacity = new FifoCapacity(heldLimit(options.webhooks));
+    this.capacity = new FifoCapacity(
+      heldLimit({ ...options.webhooks, maxEventBytes: options.maxEventBytes }),
+    );
     this.recorder = new OutcomeRecorder(
       (outcomes) => this.record(outcomes),
       batchSize,
