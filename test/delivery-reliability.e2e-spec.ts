@@ -6,6 +6,7 @@ import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from
 import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
 import { DeliveryDispatcher } from '../lib/deliveries/delivery-dispatcher.js';
 import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
+import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
 import { RECORD_RETRY_PAUSES_MS } from '../lib/deliveries/outcome-recorder.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
@@ -530,6 +531,37 @@ describe('Redis going away and coming back', () => {
     const deliveries = await allDeliveries(client, endpoint.id, 18, succeeded);
     expect(deliveries.every((delivery) => delivery.attempt === 1)).toBe(true);
     expectEachEventOnce(receiver, [...before, ...during]);
+  });
+
+  it('counts no delivery as swept while its Redis is down: a sweep then queues nothing', async () => {
+    proxy = await RedisProxy.start();
+    const clock = new ClockAhead(0);
+    const host = await boot({
+      module: {
+        redis: { host: '127.0.0.1', port: proxy.port },
+        // Pages of several batches: the dispatcher's own buffer would flush each by itself.
+        webhooks: { ...TEST_WEBHOOKS, batchSize: 5, sweepIntervalMs: 60_000 },
+      },
+      clock,
+    });
+    const receiver = await receivers.start();
+    await createEndpoint(await clientOf(host), receiver.url);
+    await proxy.stop();
+    const events = await publishResults(host, ACCOUNT, 12);
+    const sweeper = host.app.get(DeliverySweeper);
+    // Overdue by more than a sweep interval on the module's clock.
+    clock.aheadMs = 120_000;
+    expect(await sweeper.sweep()).toBe(0);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(0);
+
+    // Once Redis is back, a sweep queues them (unless a late answer to an enqueue already has).
+    await proxy.start();
+    await eventually(async () =>
+      receiver.requests.length === 12 || (await sweeper.sweep()) === 12 ? true : undefined,
+    );
+    await receiver.waitFor(12);
+    expectEachEventOnce(receiver, events);
   });
 
   it('keeps publishing while its Redis stalls, without piling up enqueues, and sends everything once it answers', async () => {

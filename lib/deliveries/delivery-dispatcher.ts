@@ -137,6 +137,16 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     return this.enqueue(buffered);
   }
 
+  /**
+   * Enqueues these deliveries, due now, at once and apart from the buffer; resolves when the queue
+   * has them (true) or has refused them (false). The sweeper's pages are whole batches already, and
+   * a page put through the buffer could be flushed by `dispatch` itself, leaving the sweeper's own
+   * flush an empty buffer to report as queued.
+   */
+  enqueueNow(ids: readonly string[]): Promise<boolean> {
+    return this.enqueue(new Map([[0, [...ids]]]));
+  }
+
   private async enqueue(cells: Map<number, string[]>): Promise<boolean> {
     const clockNow = this.clock.now().getTime();
     const batches: DeliveryBatch[] = [];

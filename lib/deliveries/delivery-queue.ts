@@ -139,6 +139,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.leftToSweeper > 0) {
+      this.logger.warn(`Stopping with ${this.leftToSweeper} batches of deliveries left to the sweeper.`);
+    }
     await this.queue.close().catch(() => undefined);
     this.connection.disconnect();
   }

@@ -94,10 +94,10 @@ export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicatio
         if (lost.length === 0) break;
         const full = lost.length === pageSize;
         if (full && page === 0) carried = ((await this.queue.waitingJobs()) ?? Infinity) * batchSize;
-        this.dispatcher.dispatch(lost.map(({ id }) => ({ id, nextAttemptAt: null })));
-        const queued = await this.dispatcher.flush();
+        // Redis refusing it: the queue has warned, and the next sweep tries again.
+        if (!(await this.dispatcher.enqueueNow(lost.map(({ id }) => id)))) break;
         swept += lost.length;
-        if (!queued || !full || swept <= carried) break;
+        if (!full || swept <= carried) break;
         after = lost[lost.length - 1];
       }
       if (swept > 0) this.logger.log(`Sweeper queued ${swept} overdue deliveries again.`);

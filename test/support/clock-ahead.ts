@@ -1,8 +1,11 @@
 import { Clock } from '../../lib/clock/clock.js';
 
-/** A clock `aheadMs` in the future: claims expire and deliveries fall overdue without waiting. */
+/**
+ * A clock `aheadMs` in the future: claims expire and deliveries fall overdue without waiting. A test
+ * may move it on meanwhile.
+ */
 export class ClockAhead extends Clock {
-  constructor(private readonly aheadMs: number) {
+  constructor(public aheadMs: number) {
     super();
   }
 
