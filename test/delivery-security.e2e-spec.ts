@@ -10,6 +10,7 @@ import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { expectParameterInvalid } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually, OpenReceivers, type Receiver } from './support/receiver.js';
+import { warningsDuring } from './support/warnings.js';
 import {
   closedPort,
   ConnectionCounter,
@@ -231,13 +232,18 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
     const store = host.app.get(DeliveryStore);
     // A database restarting: every read of the endpoint fails.
     const refused = jest.spyOn(store, 'targets').mockRejectedValue(new Error('connect ECONNREFUSED'));
-    try {
-      await sleep(ENDPOINT_READ_MAX_AGE_MS + 50);
-      release();
-      await eventually(async () => refused.mock.calls.length >= 1);
-    } finally {
-      refused.mockRestore();
-    }
+    const warnings = await warningsDuring(async () => {
+      try {
+        await sleep(ENDPOINT_READ_MAX_AGE_MS + 50);
+        release();
+        await eventually(async () => refused.mock.calls.length >= 1);
+      } finally {
+        refused.mockRestore();
+      }
+    });
+    expect(warnings.filter((warning) => warning.includes('connect ECONNREFUSED'))).toEqual([
+      'Could not read webhook endpoints again; deliveries waiting for a send slot are given back for later: Error: connect ECONNREFUSED',
+    ]);
     const [, second] = await receiver.waitFor(2, 10_000);
     expect(second.headers['webhook-id']).toBe(waiting);
     // Given back unsent: the attempt that reached the receiver is its first.

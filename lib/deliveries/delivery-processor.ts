@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
+import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { WebhookHttpClient, type WebhookResponse } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -57,6 +58,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly claims: ClaimRenewer;
   private readonly endpoints: EndpointRefresher;
   private readonly streak: FailingStreakRule;
+  private readonly readFailures = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -199,10 +201,14 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     let endpoint: DeliveryTarget | null;
     try {
       endpoint = await this.endpoints.current(delivery);
-    } catch {
+      this.readFailures.clear();
+    } catch (error) {
       // A database too slow to say what is current, or away (restarting, say): given back for
-      // later, its record written again until the database is back, rather than held unsent and
-      // no longer renewed until its lease runs out, with every delivery waiting behind it.
+      // later (its record written again as an outcome's is), rather than held unsent and no longer
+      // renewed until its lease runs out, with every delivery waiting behind it.
+      this.readFailures.add(
+        `Could not read webhook endpoints again; deliveries waiting for a send slot are given back for later: ${String(error)}`,
+      );
       return GIVEN_BACK;
     }
     if (endpoint?.status !== 'enabled') return whyUnsendable(endpoint);

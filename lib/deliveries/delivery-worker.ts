@@ -9,6 +9,7 @@ import {
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INSTALLATION_ID } from '../installation/installation-id.js';
+import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryProcessor } from './delivery-processor.js';
@@ -37,8 +38,10 @@ export class DeliveryWorker
   private worker: Worker<DeliveryBatchJob, number> | null = null;
   private connection: Redis | null = null;
   private closing = false;
-  /** The worker's error last logged, until its Redis connection is ready again. */
-  private lastError: string | null = null;
+  /** Redis is retried every second or so while it is away: its error is not logged each time. */
+  private readonly errors = new RepeatLimitedWarnings((message) =>
+    this.logger.warn(`Delivery worker: ${message}`),
+  );
   /** The batches this process is claiming now. */
   private readonly active = new Set<Promise<number>>();
 
@@ -74,13 +77,8 @@ export class DeliveryWorker
         removeOnFail: { count: 1000 },
       },
     );
-    // Redis is retried every second or so while it is away: its error is logged once, not each time.
-    connection.on('ready', () => (this.lastError = null));
-    this.worker.on('error', (error) => {
-      if (error.message === this.lastError) return;
-      this.lastError = error.message;
-      this.logger.warn(`Delivery worker: ${error.message}`);
-    });
+    connection.on('ready', () => this.errors.clear());
+    this.worker.on('error', (error) => this.errors.add(error.message));
     this.worker.on('failed', (_job, error) =>
       this.logger.warn(`Delivery batch failed (the sweeper retries it): ${error.message}`),
     );

@@ -54,7 +54,7 @@ export class EndpointRefresher {
   /**
    * The delivery's endpoint as read at most `maxAgeMs` ago; null once deleted. Rejects with a
    * StaleEndpointReadError when the reads keep arriving older than that (an attempt must not start
-   * on what may be stale).
+   * on what may be stale), and with a read's own error when the database refuses it.
    */
   async current(delivery: ClaimedDelivery): Promise<DeliveryTarget | null> {
     if (this.now() - delivery.claimedAt.getTime() < this.maxAgeMs) return delivery.target;
