@@ -16,6 +16,11 @@ describe('claimed deliveries a worker holds', () => {
     expect(heldLimit({ batchSize: 300, concurrency: 50, maxEventBytes: mib })).toBe(300);
   });
 
+  it('holds two per send slot at least, so that every slot can be kept busy', () => {
+    expect(heldLimit({ batchSize: 200, concurrency: 500, maxEventBytes: 1024 * 1024 })).toBe(1000);
+    expect(heldLimit({ batchSize: 200, concurrency: 2000, maxEventBytes: DEFAULT_EVENT_BYTES })).toBe(4000);
+  });
+
   it('renews a claim often enough that one failed renewal lets none lapse', () => {
     expect(2 * CLAIM_RENEWAL_MS).toBeLessThan(CLAIM_LEASE_MS);
   });

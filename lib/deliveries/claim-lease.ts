@@ -19,13 +19,23 @@ export interface HeldOptions {
 }
 
 /**
+ * Held per send slot however large the events: an endpoint whose pace is known holds two sends per
+ * slot of its share (FairSendScheduler), and fewer would leave slots idle.
+ */
+const MIN_HELD_PER_SEND_SLOT = 2;
+
+/**
  * The most deliveries a worker process holds claimed at once: HELD_PER_SEND_SLOT per send slot,
  * fewer where events as large as `maxEventBytes` would hold more than HELD_BODY_BUDGET_BYTES of
- * bodies, and a batch always fits.
+ * bodies, but never fewer than MIN_HELD_PER_SEND_SLOT per slot, and a batch always fits.
  */
 export function heldLimit({ batchSize, concurrency, maxEventBytes }: HeldOptions): number {
   const bodiesFit = Math.floor(HELD_BODY_BUDGET_BYTES / maxEventBytes);
-  return Math.max(Math.min(HELD_PER_SEND_SLOT * concurrency, bodiesFit), batchSize);
+  const perSlot = Math.min(
+    HELD_PER_SEND_SLOT * concurrency,
+    Math.max(bodiesFit, MIN_HELD_PER_SEND_SLOT * concurrency),
+  );
+  return Math.max(perSlot, batchSize);
 }
 
 /**

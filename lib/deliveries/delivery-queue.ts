@@ -43,8 +43,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryBatchJob>;
   private readonly sweepTurnKey: string;
   private readonly stallGuard = new StallGuard();
-  /** Batches left to the sweeper since an enqueue last went through. */
-  private leftToSweeper = 0;
+  /** Batches refused (left to the sweeper) since an enqueue last went through. */
+  private refusedBatches = 0;
 
   constructor(
     @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
@@ -90,11 +90,12 @@ export class DeliveryQueue implements OnApplicationShutdown {
     } catch (error) {
       return this.leave(batches, `Could not enqueue deliveries: ${String(error)}`);
     }
-    if (this.leftToSweeper > 0) {
+    if (this.refusedBatches > 0) {
+      // The sweeper's own pages count too: a long outage refuses the same overdue deliveries again.
       this.logger.log(
-        `Deliveries are enqueued again (${this.leftToSweeper} batches were left to the sweeper)`,
+        `Deliveries are enqueued again (${this.refusedBatches} batches were refused meanwhile; the sweeper queues what they held)`,
       );
-      this.leftToSweeper = 0;
+      this.refusedBatches = 0;
     }
     return true;
   }
@@ -104,10 +105,10 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * a warning for each would be some 30 lines a second for as long as Redis is away.
    */
   private leave(batches: DeliveryBatch[], why: string): false {
-    if (this.leftToSweeper === 0) {
+    if (this.refusedBatches === 0) {
       this.logger.warn(`${why}. Deliveries are left to the sweeper until an enqueue goes through again.`);
     }
-    this.leftToSweeper += batches.length;
+    this.refusedBatches += batches.length;
     return false;
   }
 
@@ -139,8 +140,10 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.leftToSweeper > 0) {
-      this.logger.warn(`Stopping with ${this.leftToSweeper} batches of deliveries left to the sweeper.`);
+    if (this.refusedBatches > 0) {
+      this.logger.warn(
+        `Stopping while Redis refuses deliveries (${this.refusedBatches} batches refused): the sweeper of a worker queues them.`,
+      );
     }
     await this.queue.close().catch(() => undefined);
     this.connection.disconnect();
