@@ -1,157 +1,47 @@
 import { Get, type OnModuleInit, Param, Query, type Type } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type ObjectLiteral } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
-import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
-import { IdParamPipe } from '../request/id-param.pipe.js';
-import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
+import type { ResourceDefinition } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
-import { parseListParams } from '../pagination/list-params.js';
-import { MAX_CURSOR_ID_LENGTH } from '../pagination/cursor-codec.js';
 import { Paginator } from '../pagination/paginator.js';
-import { type ColumnValueParser, columnValueParser, typeName } from './column-value.js';
-import { type ColumnFilter, filterCondition } from './filter-condition.js';
-import { listIndexServes } from './filter-index.js';
-import { filterQueryName, toResourceView } from './resource-view.js';
-
-type View = Record<string, unknown>;
-
-/**
- * A filter as a list reads it: its column, its values' parser, and whether an index lists one value
- * in order.
- */
-interface ParsedFilter extends ColumnFilter {
-  parser: ColumnValueParser;
-  indexed: boolean;
-}
+import { IdParamPipe } from '../request/id-param.pipe.js';
+import { ResourceQuery, type ResourceView } from './resource-query.js';
 
 /** `GET /v1/<path>` and `GET /v1/<path>/:id` over a host entity, scoped to the key's account and mode. */
 export function createResourceController(definition: ResourceDefinition): Type<unknown> {
-  const columns = {
-    id: definition.columns?.id ?? 'id',
-    accountId: definition.columns?.accountId ?? 'accountId',
-    livemode: definition.columns?.livemode ?? 'livemode',
-    createdAt: definition.columns?.createdAt ?? 'createdAt',
-  };
-  const filters = (definition.filters ?? []).map((property) => ({
-    property,
-    name: filterQueryName(property),
-  }));
   const resourceIdParam = new IdParamPipe(definition.object);
 
   @ApiV1Controller(definition.path)
   @RequireScopes(definition.scope)
   class ResourceController implements OnModuleInit {
-    /** The filters with the parsers of their values, and the parser of the public id. */
-    private parsed: ParsedFilter[] = [];
-    private idParser: ColumnValueParser = { expected: 'a string', parse: (raw) => raw };
+    private readonly resources: ResourceQuery;
 
-    constructor(
-      @InjectDataSource() private readonly dataSource: DataSource,
-      private readonly paginator: Paginator,
-    ) {}
+    constructor(@InjectDataSource() dataSource: DataSource, paginator: Paginator) {
+      this.resources = new ResourceQuery(definition, dataSource, paginator);
+    }
 
-    /**
-     * A filter or column naming no column of the entity, an id column longer than a cursor carries,
-     * or a filter on a column whose values the module cannot read from a query string (JSON, an
-     * array, a time), fails the boot, not every request.
-     */
     onModuleInit(): void {
-      const metadata = this.dataSource.getMetadata(definition.entity);
-      const refuse = (problem: string): never => {
-        throw new InvalidModuleOptionsError(`resources (path "${definition.path}")`, problem);
-      };
-      const columnOf = (property: string) =>
-        metadata.findColumnWithPropertyName(property) ??
-        refuse(`names "${property}", which is no column property of ${metadata.name}.`);
-      for (const property of Object.values(columns)) columnOf(property);
-      const idLength = Number(columnOf(columns.id).length);
-      if (idLength > MAX_CURSOR_ID_LENGTH) {
-        refuse(
-          `names "${columns.id}" as its id, a column of up to ${idLength} characters: a list cursor ` +
-            `carries the last row's id, of up to ${MAX_CURSOR_ID_LENGTH}.`,
-        );
-      }
-      this.parsed = filters.map((filter) => {
-        const column = columnOf(filter.property);
-        const parser =
-          columnValueParser(column) ??
-          refuse(
-            `filters on "${filter.property}", a column of type ${column.isArray ? 'array' : typeName(column.type)}, ` +
-              'which no filter reads: filters take text, integer, float, decimal, boolean, timestamp, date, ' +
-              'uuid and enum columns.',
-          );
-        return { ...filter, column, parser, indexed: listIndexServes(metadata, columns, filter.property) };
-      });
-      this.idParser = columnValueParser(columnOf(columns.id)) ?? this.idParser;
+      this.resources.prepare();
     }
 
     @Get()
     list(
       @CurrentApiKey() key: AuthenticatedApiKey,
       @Query() query: Record<string, unknown>,
-    ): Promise<ListEnvelope<View>> {
-      const params = parseListParams(
-        query,
-        filters.map((filter) => filter.name),
-      );
-      const builder = this.dataSource
-        .getRepository<ObjectLiteral>(definition.entity)
-        .createQueryBuilder('resource');
-      // One filter at most is read through its index; the others are read within the Paginator's
-      // window, as is a filter no index serves.
-      let throughIndex = false;
-      const unindexed: string[] = [];
-      const parameters: Record<string, unknown> = {};
-      for (const parsedFilter of this.parsed) {
-        const { name, parser, indexed } = parsedFilter;
-        const raw = params.filters[name];
-        if (raw === undefined) continue;
-        const value = parser.parse(raw);
-        if (value === undefined) throw new ParameterInvalidError(name, `${name} must be ${parser.expected}.`);
-        const filter = filterCondition(parsedFilter, value, this.dataSource.driver);
-        if (indexed && !throughIndex) {
-          throughIndex = true;
-          builder.andWhere(filter.condition, filter.parameters);
-        } else {
-          unindexed.push(filter.condition);
-          Object.assign(parameters, filter.parameters);
-        }
-      }
-      return this.paginator.page(
-        {
-          list: definition.path,
-          query: builder,
-          params,
-          scope: key,
-          columns,
-          unindexed: unindexed.length > 0 ? { condition: unindexed.join(' AND '), parameters } : undefined,
-        },
-        (row) => toResourceView(definition, row),
-      );
+    ): Promise<ListEnvelope<ResourceView>> {
+      return this.resources.list(key, query);
     }
 
     @Get(':id')
-    async retrieve(
+    retrieve(
       @CurrentApiKey() key: AuthenticatedApiKey,
       @Param('id', resourceIdParam) id: string,
-    ): Promise<View> {
-      const missing = new ResourceMissingError(`No such ${definition.object}: ${id}.`, 'id');
-      // An id no row's id column can hold (not a uuid, say) is unknown, as any other unknown id.
-      const value = this.idParser.parse(id);
-      if (value === undefined) throw missing;
-      const row = await this.dataSource
-        .getRepository<ObjectLiteral>(definition.entity)
-        .createQueryBuilder('resource')
-        .where(`resource.${columns.id} = :id`, { id: value })
-        .andWhere(`resource.${columns.accountId} = :accountId`, { accountId: key.accountId })
-        .andWhere(`resource.${columns.livemode} = :livemode`, { livemode: key.livemode })
-        .getOne();
-      if (!row) throw missing;
-      return toResourceView(definition, row);
+    ): Promise<ResourceView> {
+      return this.resources.retrieve(key, id);
     }
   }
   Object.defineProperty(ResourceController, 'name', { value: `${definition.object}ResourceController` });
