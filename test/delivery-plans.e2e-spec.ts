@@ -73,6 +73,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
       now,
       ids,
       now,
+      ['whk_plan'],
     ]);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans).not.toContain('Seq Scan');
@@ -89,6 +90,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
       claimedAt: now,
       target: null,
       payload: null,
+      bodyUnread: false,
     }));
 
   it('the record reads a batch of ids through the primary key', async () => {

@@ -12,6 +12,7 @@ const claimed = (id: string): ClaimedDelivery => ({
   claimedAt: new Date(0),
   target: null,
   payload: null,
+  bodyUnread: false,
 });
 
 describe('ClaimRenewer', () => {

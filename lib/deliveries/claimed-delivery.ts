@@ -22,8 +22,13 @@ export interface ClaimedDelivery {
   /** The claim's stamp: its outcome is recorded only while this claim still holds the delivery. */
   claimedAt: Date;
   target: DeliveryTarget | null;
-  /** The event body; null once the event is purged. */
+  /** The event body; null once the event is purged, or when it was left unread (`bodyUnread`). */
   payload: string | null;
+  /**
+   * Its endpoint had no room for another send in this worker when it was claimed: its body was not
+   * read, and it is given back unsent.
+   */
+  bodyUnread: boolean;
 }
 
 /** The result of one attempt, and the delivery state it leads to. */

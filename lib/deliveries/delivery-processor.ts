@@ -109,7 +109,9 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     let claimed: ClaimedDelivery[] = [];
     try {
       const now = this.clock.now();
-      claimed = await this.store.claim(ids, now, new Date(now.getTime() + CLAIM_LEASE_MS));
+      // Those of endpoints that are full here are given back unsent: their bodies are left unread.
+      const lease = new Date(now.getTime() + CLAIM_LEASE_MS);
+      claimed = await this.store.claim(ids, now, lease, this.sends.endpointsWithoutRoom());
     } finally {
       this.capacity.release(ids.length - claimed.length);
     }
@@ -160,8 +162,9 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
 
   private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
     const { target, payload } = delivery;
-    if (target?.status !== 'enabled' || payload === null) return this.unsent(delivery, whyUnsendable(target));
-    if (!this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
+    if (target?.status !== 'enabled') return this.unsent(delivery, whyUnsendable(target));
+    if (delivery.bodyUnread || !this.sends.admits(delivery.endpointId)) return this.deferred(delivery);
+    if (payload === null) return this.unsent(delivery, whyUnsendable(target));
     const turn = await this.sends.run(delivery.endpointId, delivery.tenant, (sending) =>
       this.sendNow(delivery, payload, sending),
     );

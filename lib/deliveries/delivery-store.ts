@@ -11,7 +11,7 @@ import { BinaryArray } from '../database/binary-array.js';
 import { retryOnDeadlock } from '../database/deadlock-retry.js';
 import { queryPrepared } from '../database/prepared-statement.js';
 import { returnedRows } from '../database/returned-rows.js';
-import { SqlDialect } from '../database/sql-dialect.js';
+import { SQLITE_MAX_BOUND_VALUES, SqlDialect } from '../database/sql-dialect.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import type { FailingStreakRule } from './failing-streak.js';
 import type { Statement } from '../database/statement.js';
@@ -35,12 +35,19 @@ const IDS_PER_LOOKUP = 500;
 /**
  * An event's body in the first claimed row of each of its deliveries only (`payload` the body,
  * `event_id` the event): one event to 100 endpoints came back from the database, and was held
- * until sent, as 100 copies of its body.
+ * until sent, as 100 copies of its body. Nor in a row whose endpoint has no room in the worker
+ * (`unread`, true there): that delivery is given back unsent, and with large events to a slow
+ * endpoint the bodies read only to be given back set the worker's peak memory. Rows that need
+ * the body come first in each event's partition.
  */
-const ONCE_PER_EVENT = 'CASE WHEN row_number() OVER (PARTITION BY event_id) = 1 THEN payload END';
+function oncePerEvent(unread: string): string {
+  return `CASE WHEN ${unread} THEN NULL
+    WHEN row_number() OVER (PARTITION BY event_id ORDER BY ${unread}) = 1 THEN payload END`;
+}
 
 /**
- * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids, $4 the latest due time taken). Each id is looked up on its
+ * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids, $4 the latest due time taken, $5
+ * the endpoints whose bodies are left unread). Each id is looked up on its
  * own, in a lateral subquery the planner cannot fold into a join, and the state test is wrapped in
  * `IS TRUE` so that no index can serve it: only the primary key drives the claim. Written as one
  * join, a planner whose statistics predate a burst (a new table, a quiet one, no autovacuum) scans
@@ -63,20 +70,27 @@ export const CLAIM_ON_POSTGRES = `WITH claimed AS (
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
     due.payload, due.url, due.secret, due.endpoint_status, due.retry_drops)
-  SELECT id, endpoint_id, account_id, livemode, event_id, attempt, ${ONCE_PER_EVENT} AS payload,
+  SELECT id, endpoint_id, account_id, livemode, event_id, attempt,
+    ${oncePerEvent('endpoint_id = ANY($5::text[])')} AS payload, endpoint_id = ANY($5::text[]) AS body_unread,
     url, secret, endpoint_status, retry_drops
   FROM claimed`;
 
-/** SQLite's look-up of `count` deliveries just claimed (their ids the parameters), with the rest. */
-export function claimedOnSqlite(sql: SqlDialect, count: number): string {
-  return `SELECT id, endpoint_id, account_id, livemode, event_id, attempt, ${ONCE_PER_EVENT} AS payload,
+/**
+ * SQLite's look-up of `count` deliveries just claimed, with the rest, the bodies of `unread`
+ * endpoints left unread: the parameters are those endpoints' ids, then the deliveries' (SQLite
+ * binds them in the order of the text).
+ */
+export function claimedOnSqlite(sql: SqlDialect, count: number, unread: number): string {
+  const unreadTest = unread > 0 ? `d.endpoint_id IN (${sql.list(1, unread)})` : '0';
+  return `SELECT id, endpoint_id, account_id, livemode, event_id, attempt,
+      ${oncePerEvent('body_unread')} AS payload, body_unread,
       url, secret, endpoint_status, retry_drops
     FROM (SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload,
-            w.url, w.secret, w.status AS endpoint_status, w.retry_drops
+            w.url, w.secret, w.status AS endpoint_status, w.retry_drops, ${unreadTest} AS body_unread
           FROM ${DELIVERIES} d
           LEFT JOIN ${EVENTS} ev ON ev.id = d.event_id
           LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id
-          WHERE d.id IN (${sql.list(1, count)}))`;
+          WHERE d.id IN (${sql.list(unread + 1, count)}))`;
 }
 
 /**
@@ -123,8 +137,13 @@ interface ClaimRow {
   livemode: boolean | number;
   event_id: string;
   attempt: number | string;
-  /** The event's body in the first of its rows only (null in the others), and null once it is purged. */
+  /**
+   * The event's body in the first of its rows only (null in the others), and null once it is
+   * purged or where it is left unread.
+   */
   payload: string | null;
+  /** Whether its endpoint's bodies were left unread: a boolean on PostgreSQL, 1 or 0 on SQLite. */
+  body_unread: boolean | number;
   url: string | null;
   secret: string | null;
   endpoint_status: WebhookEndpointStatus | null;
@@ -172,7 +191,12 @@ export class DeliveryStore {
    * stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`, unless
    * renewed.
    */
-  async claim(ids: readonly string[], now: Date, lockedUntil: Date): Promise<ClaimedDelivery[]> {
+  async claim(
+    ids: readonly string[],
+    now: Date,
+    lockedUntil: Date,
+    unreadFor: readonly string[] = [],
+  ): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     const dueBy = new Date(now.getTime() + DUE_SKEW_ALLOWANCE_MS);
     const rows = this.sql.postgres
@@ -181,8 +205,9 @@ export class DeliveryStore {
           now,
           new BinaryArray('text', ids),
           dueBy,
+          new BinaryArray('text', unreadFor),
         ])
-      : await this.claimOnSqlite(ids, now, lockedUntil, dueBy);
+      : await this.claimOnSqlite(ids, now, lockedUntil, dueBy, unreadFor);
     const bodies = new Map<string, string>();
     for (const row of rows) if (row.payload !== null) bodies.set(row.event_id, row.payload);
     return rows.map((row) => ({
@@ -202,6 +227,7 @@ export class DeliveryStore {
             }
           : null,
       payload: bodies.get(row.event_id) ?? null,
+      bodyUnread: Number(row.body_unread) === 1 && !bodies.has(row.event_id),
     }));
   }
 
@@ -211,6 +237,7 @@ export class DeliveryStore {
     now: Date,
     lockedUntil: Date,
     dueBy: Date,
+    unreadFor: readonly string[],
   ): Promise<ClaimRow[]> {
     const s = this.sql;
     const claimed = await returnedRows<{ id: string }>(
@@ -220,10 +247,12 @@ export class DeliveryStore {
       [s.time(lockedUntil), s.time(now), ...ids, s.time(dueBy), s.time(now)],
     );
     if (claimed.length === 0) return [];
-    return this.dataSource.query(
-      claimedOnSqlite(s, claimed.length),
-      claimed.map((row) => row.id),
-    );
+    // Within SQLite's bound values: past them, the last endpoints' bodies are read after all.
+    const unread = unreadFor.slice(0, SQLITE_MAX_BOUND_VALUES - claimed.length);
+    return this.dataSource.query(claimedOnSqlite(s, claimed.length, unread.length), [
+      ...unread,
+      ...claimed.map((row) => row.id),
+    ]);
   }
 
   /** The endpoints as they are now, by id; a deleted one is missing. */

@@ -24,6 +24,7 @@ const claimedAt = (endpointId: string, at: number): ClaimedDelivery => ({
   claimedAt: new Date(at),
   target: AT_CLAIM,
   payload: '{}',
+  bodyUnread: false,
 });
 
 /** A refresher on a clock the test moves, over endpoints the test edits, counting its reads. */

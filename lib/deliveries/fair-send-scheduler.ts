@@ -129,6 +129,13 @@ export class FairSendScheduler {
     return lane === undefined || (lane.queued < this.boundOf(lane) && !this.holdsAllItMay(lane.tenant));
   }
 
+  /** The endpoints held here that admit no more sends now (`admits` false). */
+  endpointsWithoutRoom(): string[] {
+    const full: string[] = [];
+    for (const endpointId of this.lanes.keys()) if (!this.admits(endpointId)) full.push(endpointId);
+    return full;
+  }
+
   /** Whether it has been closed: it starts nothing more. */
   get closed(): boolean {
     return this.isClosed;

@@ -13,6 +13,7 @@ function outcome(id: string): DeliveryOutcome {
       claimedAt: new Date(0),
       target: null,
       payload: null,
+      bodyUnread: false,
     },
     attempted: true,
     status: 'succeeded',
