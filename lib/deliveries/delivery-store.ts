@@ -36,14 +36,12 @@ const IDS_PER_LOOKUP = 500;
  * An event's body in the first claimed row of each of its deliveries only (`payload` the body,
  * `event_id` the event): one event to 100 endpoints came back from the database, and was held
  * until sent, as 100 copies of its body. Nor in a row whose endpoint has no room in the worker
- * (`unread`, true there): that delivery is given back unsent, and with large events to a slow
- * endpoint the bodies read only to be given back set the worker's peak memory. Rows that need
- * the body come first in each event's partition.
+ * (`body_unread`): that delivery is given back unsent, and with large events to a slow endpoint
+ * the bodies read only to be given back set the worker's peak memory. Rows that need the body come
+ * first in each event's partition.
  */
-function oncePerEvent(unread: string): string {
-  return `CASE WHEN ${unread} THEN NULL
-    WHEN row_number() OVER (PARTITION BY event_id ORDER BY ${unread}) = 1 THEN payload END`;
-}
+const ONCE_PER_EVENT = `CASE WHEN body_unread THEN NULL
+    WHEN row_number() OVER (PARTITION BY event_id ORDER BY body_unread) = 1 THEN payload END`;
 
 /**
  * The claim on PostgreSQL ($1 the lease's end, $2 now, $3 the ids, $4 the latest due time taken, $5
@@ -69,9 +67,9 @@ export const CLAIM_ON_POSTGRES = `WITH claimed AS (
         LEFT JOIN ${ENDPOINTS} w ON w.id = d.endpoint_id) due
   WHERE ${DELIVERIES}.id = due.id
   RETURNING ${DELIVERIES}.id, endpoint_id, ${DELIVERIES}.account_id, ${DELIVERIES}.livemode, event_id, attempt,
-    due.payload, due.url, due.secret, due.endpoint_status, due.retry_drops)
-  SELECT id, endpoint_id, account_id, livemode, event_id, attempt,
-    ${oncePerEvent('endpoint_id = ANY($5::text[])')} AS payload, endpoint_id = ANY($5::text[]) AS body_unread,
+    due.payload, endpoint_id = ANY($5::text[]) AS body_unread, due.url, due.secret, due.endpoint_status,
+    due.retry_drops)
+  SELECT id, endpoint_id, account_id, livemode, event_id, attempt, ${ONCE_PER_EVENT} AS payload, body_unread,
     url, secret, endpoint_status, retry_drops
   FROM claimed`;
 
@@ -83,7 +81,7 @@ export const CLAIM_ON_POSTGRES = `WITH claimed AS (
 export function claimedOnSqlite(sql: SqlDialect, count: number, unread: number): string {
   const unreadTest = unread > 0 ? `d.endpoint_id IN (${sql.list(1, unread)})` : '0';
   return `SELECT id, endpoint_id, account_id, livemode, event_id, attempt,
-      ${oncePerEvent('body_unread')} AS payload, body_unread,
+      ${ONCE_PER_EVENT} AS payload, body_unread,
       url, secret, endpoint_status, retry_drops
     FROM (SELECT d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, ev.payload,
             w.url, w.secret, w.status AS endpoint_status, w.retry_drops, ${unreadTest} AS body_unread

@@ -124,16 +124,20 @@ export class FairSendScheduler {
    * is admitted, and `run` gives it back at once if its account already holds all it may.
    */
   admits(endpointId: string): boolean {
-    if (this.isClosed) return false;
     const lane = this.lanes.get(endpointId);
-    return lane === undefined || (lane.queued < this.boundOf(lane) && !this.holdsAllItMay(lane.tenant));
+    return lane === undefined ? !this.isClosed : this.hasRoom(lane);
   }
 
   /** The endpoints held here that admit no more sends now (`admits` false). */
   endpointsWithoutRoom(): string[] {
     const full: string[] = [];
-    for (const endpointId of this.lanes.keys()) if (!this.admits(endpointId)) full.push(endpointId);
+    for (const [endpointId, lane] of this.lanes) if (!this.hasRoom(lane)) full.push(endpointId);
     return full;
+  }
+
+  /** Whether an endpoint held here may hold one more send: under its bound, its account under its own. */
+  private hasRoom(lane: Lane): boolean {
+    return !this.isClosed && lane.queued < this.boundOf(lane) && !this.holdsAllItMay(lane.tenant);
   }
 
   /** Whether it has been closed: it starts nothing more. */

@@ -36,18 +36,12 @@ export class CappedBody {
   }
 }
 
-const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
-const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
-
 function toStoredText(decoded: string): string {
   // Postgres text columns reject NUL (22P05), and one failed insert would wedge the retries.
   const text = decoded.includes('\u0000') ? decoded.replaceAll('\u0000', '') : decoded;
   if (text.length <= STORED_BODY_MAX_CHARS) return text;
   // Characters as the database and the rest of the API count them, by code point: a reply of
-  // emoji keeps 2,000 of them, not the 1,000 that 2,000 UTF-16 units would hold.
-  let end = 0;
-  for (let kept = 0; kept < STORED_BODY_MAX_CHARS && end < text.length; kept++) {
-    end += isHighSurrogate(text.charCodeAt(end)) && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
-  }
-  return text.slice(0, end);
+  // emoji keeps 2,000 of them, not the 1,000 that 2,000 UTF-16 units would hold. The decoder
+  // leaves no surrogate unpaired, so each code point is whole.
+  return [...text].slice(0, STORED_BODY_MAX_CHARS).join('');
 }
