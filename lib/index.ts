@@ -5,6 +5,7 @@ export type {
   InterviewApiForRootOptions,
 } from './interview-api.module-definition.js';
 export type {
+  FailedAuthenticationLimit,
   InterviewApiModuleOptions,
   RateLimitOptions,
   ResourceDefinition,

@@ -48,12 +48,32 @@ export interface WebhookOptions {
   maxEndpoints?: number;
 }
 
+/**
+ * Failed authentications one client address may make (by `request.ip`, so behind a proxy set
+ * Express's `trust proxy`); past them its requests are refused until the window ends.
+ */
+export interface FailedAuthenticationLimit {
+  /** Default 100. */
+  limit?: number;
+  /** Default 60,000. */
+  windowMs?: number;
+}
+
 /** Requests per second an API key may make, per mode; a key's bucket holds one second's worth. */
 export interface RateLimitOptions {
   /** Default 100, as Stripe allows a live key. */
   live?: number;
   /** Default 25, as Stripe allows a test key. */
   test?: number;
+  /** Off by default: a limit per client address on requests with an unknown or revoked key. */
+  failedAuthentications?: FailedAuthenticationLimit | false;
+}
+
+/** The rate limits after validation, with every default filled in. */
+export interface ResolvedRateLimit {
+  live: number;
+  test: number;
+  failedAuthentications: Required<FailedAuthenticationLimit> | false;
 }
 
 export interface InterviewApiModuleOptions {
@@ -92,7 +112,7 @@ export interface ResolvedOptions {
   queuePrefix: string;
   eventRetentionMs: number;
   maxEventBytes: number;
-  rateLimit: Required<RateLimitOptions> | false;
+  rateLimit: ResolvedRateLimit | false;
 }
 
 export class InvalidModuleOptionsError extends Error {
@@ -126,7 +146,8 @@ const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
   'disableAfterMs',
   'maxEndpoints',
 ]);
-const RATE_LIMIT_OPTIONS: ReadonlySet<string> = new Set(['live', 'test']);
+const RATE_LIMIT_OPTIONS: ReadonlySet<string> = new Set(['live', 'test', 'failedAuthentications']);
+const FAILED_AUTHENTICATION_OPTIONS: ReadonlySet<string> = new Set(['limit', 'windowMs']);
 const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'path',
   'entity',
@@ -239,18 +260,35 @@ function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<Webhook
   };
 }
 
-function resolveRateLimit(
-  rateLimit: RateLimitOptions | false | undefined,
-): Required<RateLimitOptions> | false {
+function resolveRateLimit(rateLimit: RateLimitOptions | false | undefined): ResolvedRateLimit | false {
   if (rateLimit === false) return false;
   if (rateLimit !== undefined && (rateLimit === null || typeof rateLimit !== 'object')) {
-    throw new InvalidModuleOptionsError('rateLimit', 'must be { live?, test? } or false.');
+    throw new InvalidModuleOptionsError(
+      'rateLimit',
+      'must be { live?, test?, failedAuthentications? } or false.',
+    );
   }
   const given = rateLimit ?? {};
   rejectUnknown(given, RATE_LIMIT_OPTIONS, 'rateLimit.');
   return {
     live: positiveInteger(given.live, 'rateLimit.live', 100),
     test: positiveInteger(given.test, 'rateLimit.test', 25),
+    failedAuthentications: resolveFailedAuthentications(given.failedAuthentications),
+  };
+}
+
+function resolveFailedAuthentications(
+  given: FailedAuthenticationLimit | false | undefined,
+): Required<FailedAuthenticationLimit> | false {
+  if (given === undefined || given === false) return false;
+  const option = 'rateLimit.failedAuthentications';
+  if (given === null || typeof given !== 'object') {
+    throw new InvalidModuleOptionsError(option, 'must be { limit?, windowMs? } or false.');
+  }
+  rejectUnknown(given, FAILED_AUTHENTICATION_OPTIONS, `${option}.`);
+  return {
+    limit: positiveInteger(given.limit, `${option}.limit`, 100),
+    windowMs: positiveInteger(given.windowMs, `${option}.windowMs`, 60_000),
   };
 }
 

@@ -140,6 +140,26 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
       ['an unknown rateLimit option', 'rateLimit.perSecond', { rateLimit: { perSecond: 5 } }],
       ['a bad rateLimit.test', 'rateLimit.test', { rateLimit: { test: 0 } }],
       ['a bad rateLimit.live', 'rateLimit.live', { rateLimit: { live: 2.5 } }],
+      [
+        'a failedAuthentications that is not an object',
+        'rateLimit.failedAuthentications',
+        { rateLimit: { failedAuthentications: true } },
+      ],
+      [
+        'an unknown failedAuthentications option',
+        'rateLimit.failedAuthentications.perMinute',
+        { rateLimit: { failedAuthentications: { perMinute: 5 } } },
+      ],
+      [
+        'a bad failedAuthentications.limit',
+        'rateLimit.failedAuthentications.limit',
+        { rateLimit: { failedAuthentications: { limit: 0 } } },
+      ],
+      [
+        'a failedAuthentications.windowMs that is not an integer',
+        'rateLimit.failedAuthentications.windowMs',
+        { rateLimit: { failedAuthentications: { windowMs: 1.5 } } },
+      ],
       ['a zero eventRetentionMs', 'eventRetentionMs', { eventRetentionMs: 0 }],
       ['an eventRetentionMs over 100 years', 'eventRetentionMs', { eventRetentionMs: CENTURY_MS + 1 }],
       ['an eventRetentionMs of 30,000 years', 'eventRetentionMs', { eventRetentionMs: 300 * CENTURY_MS }],

@@ -31,7 +31,8 @@ export class ApiKeyGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<ApiKeyRequest>();
     requestIdOf(http.getResponse<Response>());
-    const key = await authenticateRequest(request.headers.authorization, this.keys, this.rateLimiter).catch(
+    const credentials = { authorization: request.headers.authorization, ip: request.ip };
+    const key = await authenticateRequest(credentials, this.keys, this.rateLimiter).catch(
       (error: unknown) => {
         // Applied alone, with whatever filter the host has: its 401 still names the scheme, its
         // 429 still says when to retry.

@@ -21,19 +21,32 @@ function presentedKey(authorization: string | string[] | undefined): string | un
   return /^([^:]+):$/.exec(Buffer.from(basic[1], 'base64').toString('utf8'))?.[1];
 }
 
+/** What of a request authenticates it: its Authorization header, and the client's address. */
+export interface PresentedCredentials {
+  authorization: string | string[] | undefined;
+  /** `request.ip`: the socket's address, or a proxy's client address under Express's `trust proxy`. */
+  ip: string | undefined;
+}
+
 /**
  * The key a /v1 request is made with, once it is valid and within its request rate; throws the 401
- * or 429 otherwise.
+ * or 429 otherwise. A key presented and not found counts against the client's address (when the
+ * host limits failed authentications), and an address over that limit is refused before its key
+ * is looked up.
  */
 export async function authenticateRequest(
-  authorization: string | string[] | undefined,
+  { authorization, ip }: PresentedCredentials,
   keys: ApiKeysService,
   rateLimiter: RateLimiter,
 ): Promise<AuthenticatedApiKey> {
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
+  rateLimiter.refuseBlockedAddress(ip);
   const key = await keys.authenticate(token);
-  if (!key) throw new InvalidApiKeyError();
+  if (!key) {
+    await rateLimiter.countFailedAuthentication(ip);
+    throw new InvalidApiKeyError();
+  }
   await rateLimiter.admit(key);
   return { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
 }

@@ -5,7 +5,9 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 import { StallGuard } from '../redis/stall-guard.js';
+import { AddressBlocks } from './address-blocks.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
+import { clientAddressKey } from './client-address.js';
 
 /**
  * A token bucket per key, in Redis so that every process of the host shares it, on Redis's clock
@@ -29,17 +31,33 @@ redis.call('PEXPIRE', KEYS[1], 2000)
 return wait
 `;
 
-/** A Redis connection with the bucket script as a command of its own (sent by SHA once loaded). */
+/**
+ * A client address's failed authentications in a fixed window. KEYS[1] the counter; ARGV[1] the
+ * window in milliseconds. Answers the count with this one and the milliseconds the window has left.
+ */
+const COUNT_FAILURE = `
+local count = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {count, left}
+`;
+
+/** A Redis connection with the scripts as commands of their own (sent by SHA once loaded). */
 interface BucketConnection extends Redis {
   takeToken(bucket: string, rate: number): Promise<number>;
+  countFailure(counter: string, windowMs: number): Promise<[number, number]>;
 }
 
 /** How long a request waits for Redis before it is let through unmetered. */
 const REDIS_TIMEOUT_MS = 250;
 
 /**
- * Meters each API key's requests on /v1. The limit protects the service, never its availability:
- * until Redis first answers, and while it is away or slow, requests go through unmetered.
+ * Meters each API key's requests on /v1, and, when the host asks for it, each client address's
+ * failed authentications. The limits protect the service, never its availability: until Redis
+ * first answers, and while it is away or slow, requests go through unmetered.
  */
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
@@ -49,6 +67,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private metering = false;
   /** While Redis leaves a token unanswered, requests go unmetered without adding to its queue. */
   private readonly stallGuard = new StallGuard();
+  private readonly blockedAddresses = new AddressBlocks();
 
   constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {}
 
@@ -61,6 +80,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     const connection = createRedisConnection(this.options.redis, 'producer');
     connection.on('error', () => undefined);
     connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    connection.defineCommand('countFailure', { numberOfKeys: 1, lua: COUNT_FAILURE });
     this.connection = connection as BucketConnection;
   }
 
@@ -70,30 +90,83 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
    */
   async admit(key: AuthenticatedApiKey): Promise<void> {
     const { rateLimit } = this.options;
-    if (rateLimit === false || this.connection === null) return;
+    const { connection } = this;
+    if (rateLimit === false || connection === null) return;
     const limit = key.livemode ? rateLimit.live : rateLimit.test;
-    const waitMs = await this.waitFor(this.connection, `${this.options.queuePrefix}:rate:${key.id}`, limit);
-    if (waitMs > 0) throw new RateLimitedError(Math.ceil(waitMs / 1000), limit);
+    const bucket = `${this.options.queuePrefix}:rate:${key.id}`;
+    const waitMs = (await this.ask(() => connection.takeToken(bucket, limit))) ?? 0;
+    if (waitMs > 0) {
+      const retryAfter = Math.ceil(waitMs / 1000);
+      throw new RateLimitedError(
+        retryAfter,
+        `Too many requests with this API key: at most ${limit} a second in this mode. Retry after ${retryAfter} s.`,
+      );
+    }
   }
 
-  private async waitFor(connection: BucketConnection, bucket: string, limit: number): Promise<number> {
-    if (connection.status !== 'ready') return this.unmetered('Redis is not connected');
+  /**
+   * Refuses at once, with 429 and how long to wait, a request from a client address that has
+   * failed to authenticate too often in this window: before its key is looked up.
+   */
+  refuseBlockedAddress(ip: string | undefined): void {
+    const address = this.countedAddress(ip);
+    if (address === null) return;
+    const leftMs = this.blockedAddresses.remainingMs(address, Date.now());
+    if (leftMs > 0) throw this.addressRefused(leftMs);
+  }
+
+  /**
+   * Counts a failed authentication from `ip`, shared by every process on the Redis; the one that
+   * reaches the limit blocks the address in this process until the window ends (every other
+   * process on its next failure from it).
+   */
+  async countFailedAuthentication(ip: string | undefined): Promise<void> {
+    const address = this.countedAddress(ip);
+    const { connection } = this;
+    if (address === null || connection === null || this.options.rateLimit === false) return;
+    const { failedAuthentications: failures } = this.options.rateLimit;
+    if (failures === false) return;
+    const counter = `${this.options.queuePrefix}:auth-failures:${address}`;
+    const answer = await this.ask(() => connection.countFailure(counter, failures.windowMs));
+    if (answer === undefined) return;
+    const [count, leftMs] = answer;
+    if (count >= failures.limit) {
+      const now = Date.now();
+      this.blockedAddresses.block(address, now + leftMs, now);
+    }
+  }
+
+  /** The address `ip` is counted under, or null when failed authentications are not limited. */
+  private countedAddress(ip: string | undefined): string | null {
+    const { rateLimit } = this.options;
+    if (rateLimit === false || rateLimit.failedAuthentications === false) return null;
+    return clientAddressKey(ip);
+  }
+
+  private addressRefused(leftMs: number): RateLimitedError {
+    const retryAfter = Math.ceil(leftMs / 1000);
+    return new RateLimitedError(
+      retryAfter,
+      `Too many requests with an invalid API key from this address. Retry after ${retryAfter} s.`,
+    );
+  }
+
+  /** Redis's answer, or undefined (unmetered) while Redis is not connected, stalls or fails. */
+  private async ask<T>(send: () => Promise<T>): Promise<T | undefined> {
+    if (this.connection?.status !== 'ready') return this.unmetered('Redis is not connected');
     try {
-      const waitMs = await this.stallGuard.answerWithin(
-        () => connection.takeToken(bucket, limit),
-        REDIS_TIMEOUT_MS,
-      );
+      const answer = await this.stallGuard.answerWithin(send, REDIS_TIMEOUT_MS);
       this.metering = true;
-      return waitMs;
+      return answer;
     } catch (error) {
       return this.unmetered(String(error));
     }
   }
 
-  private unmetered(reason: string): number {
+  private unmetered(reason: string): undefined {
     if (this.metering) this.logger.warn(`Rate limits are off until Redis answers again: ${reason}`);
     this.metering = false;
-    return 0;
+    return undefined;
   }
 
   onApplicationShutdown(): void {

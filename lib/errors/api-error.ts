@@ -98,14 +98,9 @@ export class ConflictError extends ApiError {
 export class RateLimitedError extends ApiError {
   constructor(
     readonly retryAfterSeconds: number,
-    limit: number,
+    message: string,
   ) {
-    super(
-      429,
-      'rate_limit_error',
-      'rate_limited',
-      `Too many requests with this API key: at most ${limit} a second in this mode. Retry after ${retryAfterSeconds} s.`,
-    );
+    super(429, 'rate_limit_error', 'rate_limited', message);
   }
 }
 

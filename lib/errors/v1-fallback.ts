@@ -89,7 +89,7 @@ export class V1Fallback implements OnModuleInit {
    * valid key learns nothing of the routes or of what becomes of its body.
    */
   private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {
-    authenticateRequest(req.headers.authorization, this.keys, this.rateLimiter)
+    authenticateRequest({ authorization: req.headers.authorization, ip: req.ip }, this.keys, this.rateLimiter)
       .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error, res)))
       .then((error) => sendApiError(res, error, this.options.serviceName))
       // The response was answered meanwhile by something else: nothing left to tell the client.

@@ -1,0 +1,15 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The address a client's failed authentications are counted under: an IPv4 address as it is (also
+ * when written IPv4-mapped, `::ffff:203.0.113.7`), an IPv6 address by its /64, since one host is
+ * commonly given a whole /64 and could otherwise change address with every request. Null for what
+ * is not an address (a request whose socket has closed, say): that request is not counted.
+ */
+export function clientAddressKey(ip: string | undefined): string | null {
+  if (ip === undefined || !ipaddr.isValid(ip)) return null;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
+}
