@@ -265,6 +265,23 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it("never answers another API key of the account what one key was answered: an endpoint's secret stays with it", async () => {
+    const idem = fresh();
+    const colleague = await host.createKey('acct_idem', 'test');
+    const mine = await post(ENDPOINTS, create(), idem);
+    expect(mine.status).toBe(201);
+    const before = await endpointCount();
+
+    const theirs = await post(ENDPOINTS, create(), idem, colleague);
+    expectParameterInvalid(theirs, 'Idempotency-Key');
+    expect(theirs.text).not.toContain(mine.body.secret as string);
+    expect(await endpointCount()).toBe(before);
+    // The key that made it still gets its answer again.
+    const retry = await post(ENDPOINTS, create(), idem);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(mine.body);
+  });
+
   it('scopes keys to the account and mode', async () => {
     const idem = fresh();
     const other = await host.createKey('acct_idem_other', 'test');
@@ -451,7 +468,12 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
       `INSERT INTO interview_idempotency_keys (account_id, livemode, idempotency_key, fingerprint, token, created_at)
          VALUES ('acct_idem', ${postgres ? 'false' : '0'}, '${idem}', ${postgres ? '$1' : '?'}, 't', ${postgres ? '$2' : '?'})`,
       [
-        requestFingerprint({ method: 'POST', originalUrl: ENDPOINTS, query: {}, body: create() }),
+        requestFingerprint((await host.keys.authenticate(key))!.id, {
+          method: 'POST',
+          originalUrl: ENDPOINTS,
+          query: {},
+          body: create(),
+        }),
         postgres ? now : now.toISOString().replace('T', ' ').replace('Z', ''),
       ],
     );

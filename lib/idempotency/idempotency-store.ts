@@ -89,7 +89,7 @@ export class IdempotencyStore {
       if (stored.fingerprint !== request.fingerprint) {
         throw new ParameterInvalidError(
           'Idempotency-Key',
-          `Keys for idempotent requests can only be used with the same parameters they were first used with. Use another key than ${JSON.stringify(request.key)} for a different request.`,
+          `Keys for idempotent requests can only be used by the API key that first used them, with the same parameters. Use another key than ${JSON.stringify(request.key)} for a different request.`,
         );
       }
       if (stored.response_status === null || stored.response_body === null) {

@@ -74,7 +74,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const idempotent: IdempotentRequest = {
       scope: request.apiKey,
       key,
-      fingerprint: requestFingerprint(request),
+      fingerprint: requestFingerprint(request.apiKey.id, request),
     };
     const start = await this.store.start(idempotent);
     if (!start.run) {

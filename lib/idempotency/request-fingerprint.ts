@@ -29,18 +29,24 @@ function parametersOf(parameters: unknown): unknown {
 }
 
 /**
- * What a request asks: its method, path, query and body, hashed (SHA-256, hex), each as the routes
- * read it. A trailing slash reaches the same handler, so it asks the same; the query is taken as
- * parsed, so its names may come in any order while a repeated name's values stay in theirs.
+ * What a request asks, and who asks it: the calling API key's id, and the request's method, path,
+ * query and body, hashed (SHA-256, hex), each as the routes read it. A trailing slash reaches the
+ * same handler, so it asks the same; the query is taken as parsed, so its names may come in any
+ * order while a repeated name's values stay in theirs. The key's id keeps another key of the
+ * account from being answered what this one was (a new endpoint's secret, say) by reusing its
+ * Idempotency-Key.
  */
 export function requestFingerprint(
+  apiKeyId: string,
   request: Pick<Request, 'method' | 'originalUrl' | 'query' | 'body'>,
 ): string {
   const [path] = request.originalUrl.split('?');
   const routed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const query = canonicalJson(parametersOf(request.query));
   const body = canonicalJson(parametersOf(request.body));
-  return createHash('sha256').update(`${request.method} ${routed}\n${query}\n${body}`).digest('hex');
+  return createHash('sha256')
+    .update(`${apiKeyId}\n${request.method} ${routed}\n${query}\n${body}`)
+    .digest('hex');
 }
 
 /**
