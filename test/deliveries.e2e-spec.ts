@@ -287,6 +287,8 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
         type: 'webhook.test',
         livemode: false,
       });
+      // The endpoint by id, not its URL, which may carry a token and change after the event.
+      expect(body.data).toEqual({ object: { id: endpoint.id, object: 'webhook_endpoint', livemode: false } });
       const fromApi = await client.get(`/v1/events/${delivery.event_id}`);
       expect(received.body).toBe(fromApi.text);
       await eventually(

@@ -11,7 +11,6 @@ import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
-import { toWebhookEndpointView } from '../webhook-endpoints/webhook-endpoint.view.js';
 import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service.js';
 import { AttemptEntity } from './attempt.entity.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -111,7 +110,9 @@ export class DeliveriesService {
           accountId: key.accountId,
           livemode: key.livemode,
           type: 'webhook.test',
-          data: { ...toWebhookEndpointView(endpoint) },
+          // The endpoint it tests, by id: its URL (a token in its query, say) would outlive a
+          // change of it in the feed, and a replay would carry it to the new one.
+          data: { id: endpoint.id, object: 'webhook_endpoint', livemode: endpoint.livemode },
         },
         { endpointId: endpoint.id },
         manager,
