@@ -656,7 +656,9 @@ describe('auto-disable after failing for webhooks.disableAfterMs', () => {
       });
     });
     expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: 'failing_for_too_long' });
-    expect(warnings).toContain(`Webhook endpoint ${endpoint.id} disabled: failing_for_too_long.`);
+    expect(warnings).toContain(
+      `Webhook endpoint ${endpoint.id} (${ACCOUNT}:test) disabled: failing_for_too_long.`,
+    );
     const [delivery] = await listAllDeliveries(client, endpoint.id);
     expect(delivery).toMatchObject({ event_id: event.id, status: 'failed', error: 'endpoint_disabled' });
     expect(delivery.next_attempt_at).toBeNull();
@@ -729,7 +731,7 @@ describe('a receiver that answers 410 Gone (Standard Webhooks: disable the endpo
       [gone] = await publishResults(host, ACCOUNT);
       refused = await deliveryOf(client, endpoint.id, gone.id, (d) => d.status !== 'pending');
     });
-    expect(warnings).toContain(`Webhook endpoint ${endpoint.id} disabled: endpoint_gone.`);
+    expect(warnings).toContain(`Webhook endpoint ${endpoint.id} (${ACCOUNT}:test) disabled: endpoint_gone.`);
     expect(refused).toMatchObject({
       status: 'failed',
       attempt: 1,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
+import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
@@ -63,8 +64,8 @@ const REDIS_TIMEOUT_MS = 250;
 export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private connection: BucketConnection | null = null;
-  /** Whether the last request was metered: a change to unmetered is logged, once. */
-  private metering = false;
+  /** Why requests go unmetered: said once a minute at most while it lasts, again once it is over. */
+  private readonly unmeteredWarnings = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** While Redis leaves a token unanswered, requests go unmetered without adding to its queue. */
   private readonly stallGuard = new StallGuard();
   private readonly blockedAddresses = new AddressBlocks();
@@ -78,7 +79,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     if (this.options.rateLimit === false) return;
     const connection = createRedisConnection(this.options.redis, 'producer');
-    connection.on('error', () => undefined);
+    // A Redis never reached, or refusing the credentials, is said at start, not at the first request.
+    connection.on('error', (error: Error) => this.unmetered(error.message));
     connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     connection.defineCommand('countFailure', { numberOfKeys: 1, lua: COUNT_FAILURE });
     this.connection = connection as BucketConnection;
@@ -153,10 +155,12 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   /** Redis's answer, or undefined (unmetered) while Redis is not connected, stalls or fails. */
   private async ask<T>(send: () => Promise<T>): Promise<T | undefined> {
-    if (this.connection?.status !== 'ready') return this.unmetered('Redis is not connected');
+    // Not connected yet, or again: the connection's own error says why (and is logged), while one
+    // starting up has nothing to say.
+    if (this.connection?.status !== 'ready') return undefined;
     try {
       const answer = await this.stallGuard.answerWithin(send, REDIS_TIMEOUT_MS);
-      this.metering = true;
+      this.unmeteredWarnings.clear();
       return answer;
     } catch (error) {
       return this.unmetered(String(error));
@@ -164,8 +168,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   private unmetered(reason: string): undefined {
-    if (this.metering) this.logger.warn(`Rate limits are off until Redis answers again: ${reason}`);
-    this.metering = false;
+    this.unmeteredWarnings.add(`Rate limits are off until Redis answers again: ${reason}`);
     return undefined;
   }
 

@@ -58,7 +58,11 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly claims: ClaimRenewer;
   private readonly endpoints: EndpointRefresher;
   private readonly streak: FailingStreakRule;
-  private readonly readFailures = new RepeatLimitedWarnings((message) => this.logger.warn(message));
+  /**
+   * The database's refusals (a restart, say): every batch and send meets them while they last, so
+   * each is logged once a minute at most, and again at once after the database has answered.
+   */
+  private readonly databaseWarnings = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** The batches being sent, each until every outcome of it is recorded. */
   private readonly inFlight = new Set<Promise<void[]>>();
 
@@ -82,7 +86,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
       (outcomes) => this.record(outcomes),
       batchSize,
       (error) =>
-        this.logger.warn(
+        this.databaseWarnings.add(
           `Could not record delivery outcomes (their claims expire and the sweeper sends them again): ${String(error)}`,
         ),
     );
@@ -96,7 +100,9 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     this.claims = new ClaimRenewer(
       (held) => this.store.renew(held, new Date(this.clock.now().getTime() + CLAIM_LEASE_MS)),
       (error) =>
-        this.logger.warn(`Could not renew delivery claims (they expire unless renewed): ${String(error)}`),
+        this.databaseWarnings.add(
+          `Could not renew delivery claims (they expire unless renewed): ${String(error)}`,
+        ),
     );
   }
 
@@ -142,7 +148,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     try {
       await this.recorder.add(await this.attempt(delivery));
     } catch (error) {
-      this.logger.warn(`Delivery ${delivery.id} stays claimed until its lease expires: ${String(error)}`);
+      this.databaseWarnings.add(`A delivery stays claimed until its lease expires: ${String(error)}`);
     } finally {
       this.claims.letGo(delivery);
       this.capacity.release(1);
@@ -151,8 +157,12 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
 
   private async record(outcomes: DeliveryOutcome[]): Promise<void> {
     const disabled = await this.store.record(outcomes, this.clock.now(), this.streak);
+    this.databaseWarnings.clear();
     // The operator's notice: the account's deliveries to it stop until it is enabled again.
-    for (const { id, reason } of disabled) this.logger.warn(`Webhook endpoint ${id} disabled: ${reason}.`);
+    for (const { id, reason } of disabled) {
+      const { tenant } = outcomes.find((outcome) => outcome.delivery.endpointId === id)!.delivery;
+      this.logger.warn(`Webhook endpoint ${id} (${tenant}) disabled: ${reason}.`);
+    }
     this.dispatcher.dispatch(
       outcomes
         .filter((outcome) => outcome.status === 'pending')
@@ -204,12 +214,12 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     let endpoint: DeliveryTarget | null;
     try {
       endpoint = await this.endpoints.current(delivery);
-      this.readFailures.clear();
+      this.databaseWarnings.clear();
     } catch (error) {
       // A database too slow to say what is current, or away (restarting, say): given back for
       // later (its record written again as an outcome's is), rather than held unsent and no longer
       // renewed until its lease runs out, with every delivery waiting behind it.
-      this.readFailures.add(
+      this.databaseWarnings.add(
         `Could not read webhook endpoints again; deliveries waiting for a send slot are given back for later: ${String(error)}`,
       );
       return GIVEN_BACK;

@@ -45,6 +45,11 @@ export class DeliveryQueue implements OnApplicationShutdown {
   private readonly stallGuard = new StallGuard();
   /** Batches refused (left to the sweeper) since an enqueue last went through. */
   private refusedBatches = 0;
+  /**
+   * What the connection last failed with while not ready (refused, a wrong password): an enqueue
+   * refused then says why, where BullMQ's own error says only that Redis did not answer.
+   */
+  private connectionError: string | null = null;
 
   constructor(
     @Inject(INTERVIEW_API_OPTIONS) options: ResolvedOptions,
@@ -54,7 +59,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
     // The installation's own: another's sweeper would otherwise take the turns for both.
     this.sweepTurnKey = `${prefix}:${DELIVERY_QUEUE_NAME}:sweep-turn`;
     this.connection = createRedisConnection(options.redis, 'producer');
-    this.connection.on('error', () => undefined);
+    this.connection.on('error', (error: Error) => (this.connectionError = error.message));
+    this.connection.on('ready', () => (this.connectionError = null));
     this.queue = new Queue<DeliveryBatchJob>(DELIVERY_QUEUE_NAME, {
       connection: this.connection,
       prefix,
@@ -106,7 +112,10 @@ export class DeliveryQueue implements OnApplicationShutdown {
    */
   private leave(batches: DeliveryBatch[], why: string): false {
     if (this.refusedBatches === 0) {
-      this.logger.warn(`${why}. Deliveries are left to the sweeper until an enqueue goes through again.`);
+      const cause = this.connectionError === null ? '' : ` (Redis: ${this.connectionError})`;
+      this.logger.warn(
+        `${why}${cause}. Deliveries are left to the sweeper until an enqueue goes through again.`,
+      );
     }
     this.refusedBatches += batches.length;
     return false;

@@ -54,7 +54,15 @@ export class DeliveryWorker
   onApplicationBootstrap(): void {
     if (!this.options.worker) return;
     const connection = createRedisConnection(this.options.redis, 'worker');
-    connection.on('error', () => undefined);
+    // Until the worker starts (it reports its own connection's errors), a Redis never reached, or
+    // one refusing the credentials, is said once a minute: nothing else would tell why nothing is sent.
+    connection.on('error', (error: Error) => {
+      if (this.worker === null) {
+        this.errors.add(
+          `cannot reach Redis (${error.message}); nothing is sent until it answers, and the database keeps every delivery`,
+        );
+      }
+    });
     this.connection = connection;
     // BullMQ waits without end for a Redis it has never reached, and its close() waits with it: a
     // host started while Redis is down could then never stop. So the worker is created once Redis
@@ -65,6 +73,7 @@ export class DeliveryWorker
 
   private start(connection: Redis): void {
     if (this.closing) return;
+    this.errors.clear();
     this.worker = new Worker<DeliveryBatchJob, number>(
       DELIVERY_QUEUE_NAME,
       (job) => this.track(this.processor.take(job.data.ids)),
@@ -80,7 +89,7 @@ export class DeliveryWorker
     connection.on('ready', () => this.errors.clear());
     this.worker.on('error', (error) => this.errors.add(error.message));
     this.worker.on('failed', (_job, error) =>
-      this.logger.warn(`Delivery batch failed (the sweeper retries it): ${error.message}`),
+      this.errors.add(`a batch failed (the sweeper retries it): ${error.message}`),
     );
   }
 
