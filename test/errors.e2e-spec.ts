@@ -295,9 +295,22 @@ describe('the error envelope (seed section 7)', () => {
         const res = await withKey(request(server()).get('/v1/host_invitations/crash'), key).expect(500);
         const id = String(res.headers['request-id']);
         expect(id).toMatch(REQUEST_ID);
-        expect(logged.mock.calls.map(([message]) => String(message))).toContainEqual(
-          expect.stringContaining(`Request ${id} failed: Error: connect ECONNREFUSED`),
+        const lines = (): string[] => logged.mock.calls.map(([message]) => String(message));
+        expect(lines()).toContainEqual(
+          expect.stringContaining(
+            `Request ${id} (GET /v1/host_invitations/crash) failed: Error: connect ECONNREFUSED`,
+          ),
         );
+
+        // The same failure again, within the minute: a line of its own, without the stack again.
+        const again = await withKey(request(server()).get('/v1/host_invitations/crash'), key).expect(500);
+        const line = lines().find((message) =>
+          message.startsWith(`Request ${String(again.headers['request-id'])} `),
+        );
+        expect(line).toMatch(
+          /failed: Error: connect ECONNREFUSED .*\(its stack was logged within the last minute\)$/,
+        );
+        expect(line).not.toContain('\n');
       } finally {
         logged.mockRestore();
       }

@@ -52,7 +52,7 @@ export class LastUsedTracker implements BeforeApplicationShutdown {
         .andWhere('(last_used_at IS NULL OR last_used_at < :threshold)', { threshold })
         .execute();
     } catch (error) {
-      this.logger.warn(`last_used_at update failed: ${String(error)}`);
+      this.logger.warn(`last_used_at of API key ${id} not updated: ${String(error)}`);
     }
   }
 }
