@@ -26,6 +26,9 @@ describe('a record that deadlocks with a transaction changing its endpoint (Post
     host = await createTestHost({ db, module: { worker: false } });
     other = new pg.Client({ ...PG, options: `-c search_path=${db.name}` });
     await other.connect();
+    // The record is the transaction to abort: only its backend looks for the deadlock within the
+    // test's time (after the default second), whatever the order the machine's load runs the two in.
+    await other.query(`SET deadlock_timeout = '60s'`);
   });
 
   afterEach(async () => {
@@ -53,7 +56,7 @@ describe('a record that deadlocks with a transaction changing its endpoint (Post
       pauseMs: 3_600_000,
     });
     // The record holds the delivery and waits for the endpoint; the other transaction now wants
-    // the delivery. The record waited first, so its check finds the deadlock: it is the one aborted.
+    // the delivery. The record's check finds the deadlock: it is the one aborted.
     // Polled outside the other transaction, which would keep reading one snapshot of the activity.
     await eventually(async () => {
       const rows: { waiting: string }[] = await host.app.get(DataSource).query(
