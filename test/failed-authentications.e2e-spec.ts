@@ -6,6 +6,7 @@ import type { InterviewApiModuleOptions } from '../lib/index.js';
 import { sleep } from './support/api-client.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually } from './support/receiver.js';
+import { warningsDuring } from './support/warnings.js';
 
 const ACCOUNT = 'acct_failed_auth';
 const WINDOW_MS = 1500;
@@ -14,11 +15,18 @@ const LIMITED: Partial<InterviewApiModuleOptions> = {
   worker: false,
 };
 
-/** A host behind a proxy, as Express's `trust proxy` tells: X-Forwarded-For names the client. */
-function behindProxy(module: Partial<InterviewApiModuleOptions>, queuePrefix?: string): Promise<TestHost> {
+/**
+ * A host behind a proxy on loopback, as Express's `trust proxy` tells: the last X-Forwarded-For
+ * address the proxy did not write names the client.
+ */
+function behindProxy(
+  module: Partial<InterviewApiModuleOptions>,
+  queuePrefix?: string,
+  trustProxy: boolean | string = 'loopback',
+): Promise<TestHost> {
   return createTestHost({
     module: queuePrefix === undefined ? module : { ...module, queuePrefix },
-    configure: (app) => (app as NestExpressApplication).set('trust proxy', true),
+    configure: (app) => (app as NestExpressApplication).set('trust proxy', trustProxy),
   });
 }
 
@@ -99,6 +107,37 @@ describe('rateLimit.failedAuthentications: failed authentications per client add
     expect((await call(host, from, valid, '/v1/no_such_route')).status).toBe(429);
   });
 
+  it('holds a burst of concurrent requests to the limit before their failures are counted', async () => {
+    const from = '203.0.113.15';
+    // Each look-up takes a while, as on a busy database: the burst is all in flight before any
+    // failure of it is counted.
+    const lookUp = host.keys.authenticate.bind(host.keys);
+    const lookups = jest.spyOn(host.keys, 'authenticate').mockImplementation(async (token) => {
+      await sleep(100);
+      return lookUp(token);
+    });
+    const burst = await Promise.all(Array.from({ length: 40 }, () => call(host, from, unknownKey())));
+    const calls = lookups.mock.calls.length;
+    lookups.mockRestore();
+    expect(calls).toBeLessThanOrEqual(3);
+    expect(burst.filter((res) => res.status === 401)).toHaveLength(calls);
+    expect(burst.filter((res) => res.status === 429)).toHaveLength(40 - calls);
+    expect((await call(host, from, valid)).status).toBe(429);
+  });
+
+  it('counts the address the trusted proxy saw, whatever the client writes before it', async () => {
+    // X-Forwarded-For's leftmost entry is the client's to write: under 'loopback' the address
+    // counted is the one the trusted proxy appended, and a written one changes nothing.
+    const from = '203.0.113.16';
+    const written = (key: string): Promise<request.Response> =>
+      request(host.app.getHttpServer())
+        .get('/v1/ping')
+        .set('X-Forwarded-For', `198.51.100.${Math.floor(Math.random() * 200)}, ${from}`)
+        .set('Authorization', `Bearer ${key}`);
+    for (let i = 0; i < 3; i++) expect((await written(unknownKey())).status).toBe(401);
+    expect((await written(valid)).status).toBe(429);
+  });
+
   it('counts a revoked key as an unknown one', async () => {
     const from = '203.0.113.30';
     const { key: revoked, apiKey } = await host.keys.create({
@@ -138,6 +177,18 @@ describe('failed authentications counted across processes', () => {
       await second.close();
       await first.close();
     }
+  });
+});
+
+describe('a host whose `trust proxy` is true', () => {
+  it('is warned at start: any client writes the address it would be counted by', async () => {
+    let host: TestHost | undefined;
+    const warnings = await warningsDuring(async () => {
+      host = await behindProxy(LIMITED, undefined, true);
+    }).finally(() => host?.close());
+    expect(warnings).toContainEqual(
+      expect.stringContaining('which `trust proxy` true takes from the leftmost X-Forwarded-For address'),
+    );
   });
 });
 

@@ -3,11 +3,12 @@ import request from 'supertest';
 import type { Redis } from 'ioredis';
 import { RateLimiter } from '../lib/auth/rate-limiter.js';
 import { ApiKeyGuard } from '../lib/index.js';
-import { apiClient, sleep } from './support/api-client.js';
+import { apiClient, type ApiClient, sleep } from './support/api-client.js';
 import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
+import { warningsDuring } from './support/warnings.js';
 
 const ACCOUNT = 'acct_rate';
 
@@ -132,7 +133,8 @@ describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () 
 });
 
 describe('rate limits while Redis does not answer', () => {
-  it('lets requests through unmetered while Redis stalls, without queueing a command for each', async () => {
+  /** A host whose limiter reaches Redis through a proxy, once it meters (a request refused). */
+  async function meteredThroughProxy(): Promise<{ proxy: RedisProxy; host: TestHost; client: ApiClient }> {
     const proxy = await RedisProxy.start();
     const host = await createTestHost({
       module: {
@@ -141,9 +143,14 @@ describe('rate limits while Redis does not answer', () => {
         worker: false,
       },
     });
+    const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
+    await eventually(async () => (await client.get('/v1/ping')).status === 429);
+    return { proxy, host, client };
+  }
+
+  it('lets requests through unmetered while Redis stalls, without queueing a command for each', async () => {
+    const { proxy, host, client } = await meteredThroughProxy();
     try {
-      const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
-      await eventually(async () => (await client.get('/v1/ping')).status === 429);
       // The limiter's own connection (private: what waits on it is the point).
       const connection = (host.app.get(RateLimiter) as unknown as { connection: Redis }).connection;
 
@@ -156,6 +163,28 @@ describe('rate limits while Redis does not answer', () => {
 
       proxy.resume();
       await eventually(async () => (await client.get('/v1/ping')).status === 429);
+    } finally {
+      await host.close();
+      await proxy.stop();
+    }
+  });
+
+  it('says so when its connection comes back to a Redis that accepts it and answers nothing', async () => {
+    const { proxy, host, client } = await meteredThroughProxy();
+    try {
+      await sleep(1100);
+      const warnings = await warningsDuring(async () => {
+        // The connection is cut, and its reconnection accepted by a server that answers nothing:
+        // it never becomes ready, and raises no error of its own.
+        proxy.stall();
+        await proxy.stop();
+        await proxy.start();
+        await sleep(1000);
+        for (let i = 0; i < 5; i++) expect((await client.get('/v1/ping')).status).toBe(200);
+      });
+      expect(
+        warnings.filter((line) => line.startsWith('Rate limits are off until Redis answers again')),
+      ).not.toEqual([]);
     } finally {
       await host.close();
       await proxy.stop();

@@ -41,12 +41,13 @@ export async function authenticateRequest(
 ): Promise<AuthenticatedApiKey> {
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
-  rateLimiter.refuseBlockedAddress(ip);
-  const key = await keys.authenticate(token);
-  if (!key) {
-    await rateLimiter.countFailedAuthentication(ip);
-    throw new InvalidApiKeyError();
-  }
+  const lookedUp = rateLimiter.beginLookup(ip);
+  const key = await keys.authenticate(token).catch(async (error: unknown) => {
+    await lookedUp(true);
+    throw error;
+  });
+  await lookedUp(key !== null);
+  if (!key) throw new InvalidApiKeyError();
   await rateLimiter.admit(key);
   return { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
 }

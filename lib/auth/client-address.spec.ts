@@ -1,10 +1,12 @@
 import { clientAddressKey } from './client-address.js';
 
 describe('clientAddressKey', () => {
-  it('keeps an IPv4 address, also written IPv4-mapped', () => {
+  it('keeps an IPv4 address, also written IPv4-mapped or NAT64-embedded', () => {
     expect(clientAddressKey('203.0.113.7')).toBe('203.0.113.7');
     expect(clientAddressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(clientAddressKey('::ffff:cb00:7107')).toBe('203.0.113.7');
+    expect(clientAddressKey('64:ff9b::cb00:7107')).toBe('203.0.113.7');
+    expect(clientAddressKey('64:ff9b::c633:6407')).toBe('198.51.100.7');
   });
 
   it('counts an IPv6 address by its /64, with or without a zone', () => {

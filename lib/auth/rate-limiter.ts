@@ -1,4 +1,12 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
 import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
@@ -6,7 +14,7 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 import { StallGuard } from '../redis/stall-guard.js';
-import { AddressBlocks } from './address-blocks.js';
+import { AddressFailures } from './address-failures.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import { clientAddressKey } from './client-address.js';
 
@@ -52,6 +60,12 @@ interface BucketConnection extends Redis {
   countFailure(counter: string, windowMs: number): Promise<[number, number]>;
 }
 
+/** A look-up nothing counts: failed authentications are not limited, or the address is unknown. */
+const NOTHING_TO_COUNT = async (): Promise<void> => undefined;
+
+/** How long a connection may take to become ready at start before requests say it is not. */
+const CONNECT_GRACE_MS = 10_000;
+
 /** How long a request waits for Redis before it is let through unmetered. */
 const REDIS_TIMEOUT_MS = 250;
 
@@ -61,16 +75,27 @@ const REDIS_TIMEOUT_MS = 250;
  * first answers, and while it is away or slow, requests go through unmetered.
  */
 @Injectable()
-export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
+export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private connection: BucketConnection | null = null;
   /** Why requests go unmetered: said once a minute at most while it lasts, again once it is over. */
   private readonly unmeteredWarnings = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** While Redis leaves a token unanswered, requests go unmetered without adding to its queue. */
   private readonly stallGuard = new StallGuard();
-  private readonly blockedAddresses = new AddressBlocks();
+  /** Until when a connection not ready yet is the start's, not news. */
+  private quietUntil = 0;
+  /** Null unless the host limits failed authentications. */
+  private readonly failures: AddressFailures | null;
+  private readonly failureWindowMs: number;
 
-  constructor(@Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions) {}
+  constructor(
+    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    const limit = options.rateLimit === false ? false : options.rateLimit.failedAuthentications;
+    this.failures = limit === false ? null : new AddressFailures(limit.limit);
+    this.failureWindowMs = limit === false ? 0 : limit.windowMs;
+  }
 
   /**
    * Connects once every provider is made: a start that fails while they are made (a database not
@@ -81,9 +106,26 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     const connection = createRedisConnection(this.options.redis, 'producer');
     // A Redis never reached, or refusing the credentials, is said at start, not at the first request.
     connection.on('error', (error: Error) => this.unmetered(error.message));
+    // A connection that never becomes ready raises no error when the server accepts it and answers
+    // nothing: past the start's grace, a request meeting it says so.
+    this.quietUntil = Date.now() + CONNECT_GRACE_MS;
+    connection.on('ready', () => (this.quietUntil = 0));
     connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     connection.defineCommand('countFailure', { numberOfKeys: 1, lua: COUNT_FAILURE });
     this.connection = connection as BucketConnection;
+  }
+
+  /**
+   * `trust proxy` true makes `request.ip` the leftmost X-Forwarded-For address, which any client
+   * writes: counted by it, an attacker would never be refused and could have any address refused.
+   */
+  onApplicationBootstrap(): void {
+    const app = this.adapterHost.httpAdapter?.getInstance<{ get?(setting: string): unknown }>();
+    if (this.failures !== null && app?.get?.('trust proxy') === true) {
+      this.logger.warn(
+        "rateLimit.failedAuthentications counts clients by request.ip, which `trust proxy` true takes from the leftmost X-Forwarded-For address, written by the client: set the number of proxies in front (app.set('trust proxy', 1)) or their addresses instead.",
+      );
+    }
   }
 
   /**
@@ -107,57 +149,47 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Refuses at once, with 429 and how long to wait, a request from a client address that has
-   * failed to authenticate too often in this window: before its key is looked up.
+   * Lets the key a request from `ip` presents be looked up, or refuses the request at once, with
+   * 429 and how long to wait, when its address has failed to authenticate too often in this window
+   * (or has as many look-ups in flight). Answers what to call once the look-up is over: a key not
+   * found counts against the address, in Redis, shared by every process; the process that sees the
+   * count reach the limit refuses the address until the window ends (each other one from its next
+   * failure from it).
    */
-  refuseBlockedAddress(ip: string | undefined): void {
-    const address = this.countedAddress(ip);
-    if (address === null) return;
-    const leftMs = this.blockedAddresses.remainingMs(address, Date.now());
-    if (leftMs > 0) throw this.addressRefused(leftMs);
-  }
-
-  /**
-   * Counts a failed authentication from `ip`, shared by every process on the Redis; the one that
-   * reaches the limit blocks the address in this process until the window ends (every other
-   * process on its next failure from it).
-   */
-  async countFailedAuthentication(ip: string | undefined): Promise<void> {
-    const address = this.countedAddress(ip);
-    const { connection } = this;
-    if (address === null || connection === null || this.options.rateLimit === false) return;
-    const { failedAuthentications: failures } = this.options.rateLimit;
-    if (failures === false) return;
-    const counter = `${this.options.queuePrefix}:auth-failures:${address}`;
-    const answer = await this.ask(() => connection.countFailure(counter, failures.windowMs));
-    if (answer === undefined) return;
-    const [count, leftMs] = answer;
-    if (count >= failures.limit) {
-      const now = Date.now();
-      this.blockedAddresses.block(address, now + leftMs, now);
+  beginLookup(ip: string | undefined): (found: boolean) => Promise<void> {
+    const { failures } = this;
+    const address = failures === null ? null : clientAddressKey(ip);
+    if (failures === null || address === null) return NOTHING_TO_COUNT;
+    const waitMs = failures.begin(address, Date.now());
+    if (waitMs > 0) {
+      const retryAfter = Math.ceil(waitMs / 1000);
+      throw new RateLimitedError(
+        retryAfter,
+        `Too many requests with an invalid API key from this address (or looked up at once). Retry after ${retryAfter} s.`,
+      );
     }
+    return async (found) => {
+      try {
+        if (!found) await this.countFailure(address, failures);
+      } finally {
+        failures.end(address);
+      }
+    };
   }
 
-  /** The address `ip` is counted under, or null when failed authentications are not limited. */
-  private countedAddress(ip: string | undefined): string | null {
-    const { rateLimit } = this.options;
-    if (rateLimit === false || rateLimit.failedAuthentications === false) return null;
-    return clientAddressKey(ip);
-  }
-
-  private addressRefused(leftMs: number): RateLimitedError {
-    const retryAfter = Math.ceil(leftMs / 1000);
-    return new RateLimitedError(
-      retryAfter,
-      `Too many requests with an invalid API key from this address. Retry after ${retryAfter} s.`,
-    );
+  private async countFailure(address: string, failures: AddressFailures): Promise<void> {
+    const { connection, failureWindowMs } = this;
+    if (connection === null) return;
+    const counter = `${this.options.queuePrefix}:auth-failures:${address}`;
+    const answer = await this.ask(() => connection.countFailure(counter, failureWindowMs));
+    if (answer !== undefined) failures.counted(address, answer[0], answer[1], Date.now());
   }
 
   /** Redis's answer, or undefined (unmetered) while Redis is not connected, stalls or fails. */
   private async ask<T>(send: () => Promise<T>): Promise<T | undefined> {
-    // Not connected yet, or again: the connection's own error says why (and is logged), while one
-    // starting up has nothing to say.
-    if (this.connection?.status !== 'ready') return undefined;
+    if (this.connection?.status !== 'ready') {
+      return Date.now() < this.quietUntil ? undefined : this.unmetered('Redis is not connected');
+    }
     try {
       const answer = await this.stallGuard.answerWithin(send, REDIS_TIMEOUT_MS);
       this.unmeteredWarnings.clear();

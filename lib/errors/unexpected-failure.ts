@@ -8,7 +8,7 @@ const STACK_INTERVAL_MS = 60_000;
 /** Failures remembered at most: past them, every stack is news again. */
 const MAX_REMEMBERED = 100;
 /**
- * When each failure's stack was last logged, by its first line: a database that is away fails
+ * When each failure's stack was last logged, by its message and the place it was thrown: a database that is away fails
  * every request alike, and a stack of a dozen lines for each would bury everything else.
  */
 const stackLoggedAt = new Map<string, number>();
@@ -22,12 +22,15 @@ const stackLoggedAt = new Map<string, number>();
 export function unexpectedFailure(logger: Logger, failure: unknown, response: Response): InternalApiError {
   const summary = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
   const stack = failure instanceof Error ? failure.stack : undefined;
+  // The same message thrown from another place is another failure, with a stack of its own.
+  const thrownAt = stack?.split('\n').find((line) => line.trimStart().startsWith('at ')) ?? '';
+  const failureKey = `${summary}\n${thrownAt}`;
   const now = Date.now();
-  const loggedAt = stackLoggedAt.get(summary);
+  const loggedAt = stackLoggedAt.get(failureKey);
   const withStack = stack !== undefined && (loggedAt === undefined || now - loggedAt >= STACK_INTERVAL_MS);
   if (withStack) {
     if (stackLoggedAt.size >= MAX_REMEMBERED && loggedAt === undefined) stackLoggedAt.clear();
-    stackLoggedAt.set(summary, now);
+    stackLoggedAt.set(failureKey, now);
   }
   const detail = withStack
     ? stack
