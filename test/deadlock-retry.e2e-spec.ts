@@ -13,11 +13,11 @@ import { createEndpoint, publishResults } from './support/webhooks.js';
 const ACCOUNT = 'acct_deadlock';
 
 /**
- * On PostgreSQL, which breaks a deadlock by aborting one of its transactions: a worker recording a
- * failed attempt updates the delivery, then its endpoint's failing streak; a request disabling the
- * endpoint updates the endpoint, then its deliveries.
+ * On PostgreSQL: a worker recording a failed attempt writes the delivery and its endpoint's failing
+ * streak; a request disabling the endpoint updates the endpoint, then its deliveries. The record
+ * locks its endpoints first, so the two wait for each other in one order and never deadlock.
  */
-describe('a record that deadlocks with a transaction changing its endpoint (PostgreSQL)', () => {
+describe('a record meeting a transaction that changes its endpoint, then its delivery (PostgreSQL)', () => {
   let host: TestHost;
   let other: pg.Client;
 
@@ -36,7 +36,7 @@ describe('a record that deadlocks with a transaction changing its endpoint (Post
     await host.close();
   });
 
-  it('is run again once the other transaction commits: the attempt is recorded, not lost', async () => {
+  it('waits for it to commit, without a deadlock: the attempt is recorded, not lost', async () => {
     const client = await apiClient(host, await host.createKey(ACCOUNT, 'test'));
     const endpoint = await createEndpoint(client, 'http://127.0.0.1:9/hook');
     await publishResults(host, ACCOUNT, 1);
@@ -55,20 +55,27 @@ describe('a record that deadlocks with a transaction changing its endpoint (Post
       disableAfterMs: 3_600_000,
       pauseMs: 3_600_000,
     });
-    // The record holds the delivery and waits for the endpoint; the other transaction now wants
-    // the delivery. The record's check finds the deadlock: it is the one aborted.
-    // Polled outside the other transaction, which would keep reading one snapshot of the activity.
+    // The record waits for the endpoint before it touches the delivery, which the other transaction
+    // then updates without waiting. Polled outside the other transaction, which would keep reading
+    // one snapshot of the activity.
     await eventually(async () => {
       const rows: { waiting: string }[] = await host.app.get(DataSource).query(
         `SELECT COUNT(*) AS waiting FROM pg_stat_activity
-         WHERE wait_event_type = 'Lock' AND query LIKE '%failing_since = CASE%'`,
+         WHERE wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'`,
       );
       return Number(rows[0].waiting) > 0;
     });
+    const deadlocks = async (): Promise<number> =>
+      Number(
+        (await other.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()'))
+          .rows[0].deadlocks,
+      );
+    const before = await deadlocks();
     await other.query('UPDATE interview_webhook_deliveries SET error = $1 WHERE id = $2', ['probe', id]);
     await other.query('COMMIT');
 
     await expect(recording).resolves.toEqual([]);
+    expect(await deadlocks()).toBe(before);
     expect(await deliveries.findOneByOrFail({ id })).toMatchObject({
       status: 'pending',
       attempt: 1,

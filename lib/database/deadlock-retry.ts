@@ -1,7 +1,9 @@
 /** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
 const DEADLOCK_DETECTED = '40P01';
-/** Runs in all; a deadlock is broken by aborting one side, so a second one in a row is rare. */
-const MAX_RUNS = 3;
+/** Runs in all; a deadlock is broken by aborting one side, so several in a row are rare. */
+const MAX_RUNS = 5;
+/** The longest pause before a run again, in milliseconds: a random part of it, so that two aborted together do not meet again. */
+const MAX_PAUSE_MS = 50;
 
 function isDeadlock(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -25,5 +27,6 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (run >= MAX_RUNS || !isDeadlock(error)) throw error;
     }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_PAUSE_MS * run));
   }
 }

@@ -60,7 +60,8 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly streak: FailingStreakRule;
   /**
    * The database's refusals (a restart, say): every batch and send meets them while they last, so
-   * each is logged once a minute at most, and again at once after the database has answered.
+   * each is logged once a minute at most (a database failing one read in a few would otherwise
+   * log each time between two that went through).
    */
   private readonly databaseWarnings = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** The batches being sent, each until every outcome of it is recorded. */
@@ -157,7 +158,6 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
 
   private async record(outcomes: DeliveryOutcome[]): Promise<void> {
     const disabled = await this.store.record(outcomes, this.clock.now(), this.streak);
-    this.databaseWarnings.clear();
     // The operator's notice: the account's deliveries to it stop until it is enabled again.
     for (const { id, reason } of disabled) {
       const { tenant } = outcomes.find((outcome) => outcome.delivery.endpointId === id)!.delivery;
@@ -214,7 +214,6 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     let endpoint: DeliveryTarget | null;
     try {
       endpoint = await this.endpoints.current(delivery);
-      this.databaseWarnings.clear();
     } catch (error) {
       // A database too slow to say what is current, or away (restarting, say): given back for
       // later (its record written again as an outcome's is), rather than held unsent and no longer

@@ -27,8 +27,8 @@ const MAX_STALE_READS = 3;
 
 /** The endpoint's reads kept arriving too old to serve: what it is now cannot be told. */
 export class StaleEndpointReadError extends Error {
-  constructor(endpointId: string, maxAgeMs: number) {
-    super(`Reads of endpoint ${endpointId} took longer than ${maxAgeMs} ms`);
+  constructor(maxAgeMs: number) {
+    super(`Reads of webhook endpoints took longer than ${maxAgeMs} ms`);
     this.name = 'StaleEndpointReadError';
   }
 }
@@ -63,7 +63,7 @@ export class EndpointRefresher {
       if (read !== undefined && this.now() - read.readAt < this.maxAgeMs) return read.target;
       await this.readSoon(delivery.endpointId);
     }
-    throw new StaleEndpointReadError(delivery.endpointId, this.maxAgeMs);
+    throw new StaleEndpointReadError(this.maxAgeMs);
   }
 
   /** Adds the endpoint to the read of this tick, and waits for that read. */
