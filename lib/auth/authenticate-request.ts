@@ -46,8 +46,12 @@ export async function authenticateRequest(
     await lookedUp(true);
     throw error;
   });
-  await lookedUp(key !== null);
-  if (!key) throw new InvalidApiKeyError();
+  if (!key) {
+    await lookedUp(false);
+    throw new InvalidApiKeyError();
+  }
+  // Found: nothing to count, only the look-up to end, at once; no wait on the guard's path.
+  void lookedUp(true);
   await rateLimiter.admit(key);
   return { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
 }

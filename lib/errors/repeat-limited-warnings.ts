@@ -1,12 +1,4 @@
-/** How often one message may be logged again while it keeps repeating. */
-const REPEAT_INTERVAL_MS = 60_000;
-/** Messages remembered at most: one that names a job or a delivery is seldom seen twice. */
-const MAX_REMEMBERED = 100;
-
-interface Seen {
-  loggedAt: number;
-  leftOut: number;
-}
+import { RepeatWindow } from './repeat-window.js';
 
 /**
  * Warnings that can repeat many times a second while a dependency is away (Redis refusing
@@ -15,7 +7,7 @@ interface Seen {
  * caused it is over.
  */
 export class RepeatLimitedWarnings {
-  private readonly seen = new Map<string, Seen>();
+  private readonly window = new RepeatWindow();
 
   constructor(
     private readonly warn: (message: string) => void,
@@ -23,19 +15,13 @@ export class RepeatLimitedWarnings {
   ) {}
 
   add(message: string): void {
-    const now = this.now();
-    const seen = this.seen.get(message);
-    if (seen !== undefined && now - seen.loggedAt < REPEAT_INTERVAL_MS) {
-      seen.leftOut++;
-      return;
-    }
-    this.warn(seen?.leftOut ? `${message} (and ${seen.leftOut} times more in the last minute)` : message);
-    if (this.seen.size >= MAX_REMEMBERED && seen === undefined) this.seen.clear();
-    this.seen.set(message, { loggedAt: now, leftOut: 0 });
+    const leftOut = this.window.take(message, this.now());
+    if (leftOut === null) return;
+    this.warn(leftOut > 0 ? `${message} (and ${leftOut} times more in the last minute)` : message);
   }
 
   /** What caused them is over: a message seen again is news. */
   clear(): void {
-    this.seen.clear();
+    this.window.clear();
   }
 }

@@ -2,16 +2,13 @@ import type { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { requestIdOf } from '../request/request-id.js';
 import { InternalApiError } from './api-error.js';
+import { RepeatWindow } from './repeat-window.js';
 
-/** How often one failure's stack is logged again while it keeps recurring. */
-const STACK_INTERVAL_MS = 60_000;
-/** Failures remembered at most: past them, every stack is news again. */
-const MAX_REMEMBERED = 100;
 /**
- * When each failure's stack was last logged, by its message and the place it was thrown: a database that is away fails
- * every request alike, and a stack of a dozen lines for each would bury everything else.
+ * Which failures' stacks to log, by their message and the place they were thrown: a database that
+ * is away fails every request alike, and a stack of a dozen lines for each would bury everything else.
  */
-const stackLoggedAt = new Map<string, number>();
+const stacks = new RepeatWindow();
 
 /**
  * A failure nobody expected: logged for the operator under the id the client is answered with,
@@ -25,13 +22,7 @@ export function unexpectedFailure(logger: Logger, failure: unknown, response: Re
   // The same message thrown from another place is another failure, with a stack of its own.
   const thrownAt = stack?.split('\n').find((line) => line.trimStart().startsWith('at ')) ?? '';
   const failureKey = `${summary}\n${thrownAt}`;
-  const now = Date.now();
-  const loggedAt = stackLoggedAt.get(failureKey);
-  const withStack = stack !== undefined && (loggedAt === undefined || now - loggedAt >= STACK_INTERVAL_MS);
-  if (withStack) {
-    if (stackLoggedAt.size >= MAX_REMEMBERED && loggedAt === undefined) stackLoggedAt.clear();
-    stackLoggedAt.set(failureKey, now);
-  }
+  const withStack = stack !== undefined && stacks.take(failureKey, Date.now()) !== null;
   const detail = withStack
     ? stack
     : `${summary}${stack ? ' (its stack was logged within the last minute)' : ''}`;
