@@ -21,6 +21,8 @@ export interface DemoConfig {
   userScopes: Scope[];
   /** Where the built-in receiver listens, as an endpoint URL. */
   receiverUrl: string;
+  /** Host headers the Developers page answers besides its loopback names (`host:port`, lower case). */
+  extraDashboardHosts: string[];
 }
 
 export const DEMO_CONFIG = Symbol('DEMO_CONFIG');
@@ -77,6 +79,10 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     accountId: env.DEMO_ACCOUNT_ID ?? 'acct_demo',
     userScopes: [...SCOPES],
     receiverUrl: `http://${reachableAt(host)}:${port}/demo-receiver`,
+    extraDashboardHosts: (env.DEMO_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry !== ''),
   };
 }
 

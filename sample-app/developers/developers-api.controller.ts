@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseFilters } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
 import {
   ApiExceptionFilter,
   ApiKeysService,
@@ -15,6 +26,7 @@ import {
   type SessionChange,
 } from '../sessions/demo-sessions.service.js';
 import type { SessionView } from '../sessions/session-view.js';
+import { LocalDashboardGuard } from './local-dashboard.guard.js';
 
 interface CreateKeyBody {
   name?: unknown;
@@ -35,6 +47,7 @@ function livemodeOf(mode: unknown): boolean {
  * that the page reads one error shape everywhere.
  */
 @Controller('developers/api')
+@UseGuards(LocalDashboardGuard)
 @UseFilters(ApiExceptionFilter)
 export class DevelopersApiController {
   constructor(

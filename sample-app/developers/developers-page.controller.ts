@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import { BUILT_IN_EVENT_TYPES, SCOPES } from '../../lib/index.js';
 import { DEMO_CONFIG, HOST_EVENT_TYPES, type DemoConfig } from '../demo-config.js';
 import { renderDevelopersPage } from './developers-page.js';
+import { LocalDashboardGuard } from './local-dashboard.guard.js';
 
 /** The page's script, read from the source tree: tsc does not copy .js assets into .demo-build. */
 function loadClientScript(): string {
@@ -18,6 +19,7 @@ function loadClientScript(): string {
 
 /** `GET /developers`: plain server-rendered HTML and one small vanilla script, no build step. */
 @Controller('developers')
+@UseGuards(LocalDashboardGuard)
 export class DevelopersPageController {
   private readonly script = loadClientScript();
 
