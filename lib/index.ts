@@ -13,8 +13,9 @@ export type {
 } from './interview-api.options.js';
 export { InvalidModuleOptionsError, BUILT_IN_EVENT_TYPES } from './interview-api.options.js';
 
-export { SCOPES, type Scope } from './auth/scopes.js';
+export { SCOPES, isScope, type Scope } from './auth/scopes.js';
 export { ApiKeysService, type CreateApiKeyInput, type CreatedApiKey } from './auth/api-keys.service.js';
+export type { KeyMode } from './auth/api-key-format.js';
 export type { ApiKeyView } from './auth/api-key.view.js';
 export type { AuthenticatedApiKey } from './auth/authenticated-api-key.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';

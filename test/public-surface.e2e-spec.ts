@@ -38,6 +38,7 @@ import {
   RequireScopes,
   SCOPES,
   SQLITE_MIGRATIONS,
+  isScope,
   WebhookEndpointEntity,
   WebhookVerificationError,
   interviewApiMigrations,
@@ -51,6 +52,7 @@ import {
   type InterviewApiForRootAsyncOptions,
   type InterviewApiForRootOptions,
   type InterviewApiModuleOptions,
+  type KeyMode,
   type ListEnvelope,
   type PageRequest,
   type ResourceDefinition,
@@ -130,13 +132,14 @@ export class Dashboard {
     private readonly publisher: EventPublisher,
   ) {}
 
-  async keyLifecycle(accountId: string, creatorScopes: Scope[]): Promise<ApiKeyView[]> {
+  async keyLifecycle(accountId: string, roles: string[], mode: KeyMode): Promise<ApiKeyView[]> {
     const created: { key: string; apiKey: ApiKeyView } = await this.keys.create({
       accountId,
       name: 'CI',
-      mode: 'live',
+      mode,
       scopes: ['results:read'],
-      creatorScopes,
+      // Scopes read as strings (a JWT's, say), narrowed.
+      creatorScopes: roles.filter(isScope),
     });
     const view: ApiKeyView = created.apiKey;
     const fields: [string, string, boolean, Scope[], string, string, string | null, string | null] = [
