@@ -7,6 +7,7 @@ import {
   type WebhookEndpointStatus,
 } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
+import { IN_ID_ORDER } from './delivery-lock-order.js';
 import { BinaryArray } from '../database/binary-array.js';
 import { retryOnDeadlock } from '../database/deadlock-retry.js';
 import { queryPrepared } from '../database/prepared-statement.js';
@@ -287,14 +288,16 @@ export class DeliveryStore {
   ): Promise<DisabledEndpoint[]> {
     if (outcomes.length === 0) return [];
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
-    const statements = recordStatements(this.sql, outcomes, now);
+    // In id order, the order its rows are locked in: as a purge and a drop lock theirs, so that no
+    // two of them each hold a delivery the other waits for.
+    const statements = recordStatements(this.sql, [...outcomes].sort(byDeliveryId), now);
     if (this.sql.postgres && !failed) {
       const [{ sql, params }] = statements;
       await retryOnDeadlock(() => queryPrepared(this.dataSource.manager, sql, params));
       return [];
     }
     return inTransaction(this.dataSource.manager, async (manager) => {
-      if (this.sql.postgres) await lockEndpointsInOrder(manager, outcomes);
+      if (this.sql.postgres) await lockInOrder(manager, outcomes);
       for (const statement of statements) await manager.query(statement.sql, statement.params);
       return [
         ...(await this.disableGoneEndpoints(manager, outcomes, now)),
@@ -390,20 +393,25 @@ export class DeliveryStore {
   }
 }
 
+const byDeliveryId = (a: DeliveryOutcome, b: DeliveryOutcome): number =>
+  a.delivery.id < b.delivery.id ? -1 : a.delivery.id > b.delivery.id ? 1 : 0;
+
 /**
- * PostgreSQL: takes the row locks a record's transaction will take on its endpoints (a streak
- * ended, started or extended, an endpoint disabled) first, in id order. Taken as the statements go,
+ * PostgreSQL: takes the row locks a record's transaction will take, first and in id order: on its
+ * endpoints (a streak ended, started or extended, an endpoint disabled), then on its deliveries
+ * (see IN_ID_ORDER; the record's own update locks them in its plan's order). Taken as the statements go,
  * two groups failing to the same endpoints, each holding one endpoint the other wants next, and a
  * request disabling an endpoint (which locks it, then its deliveries) deadlocked one another:
  * thousands of times an hour under steady failures, until recording fell far behind.
  */
-async function lockEndpointsInOrder(
-  manager: EntityManager,
-  outcomes: readonly DeliveryOutcome[],
-): Promise<void> {
+async function lockInOrder(manager: EntityManager, outcomes: readonly DeliveryOutcome[]): Promise<void> {
   const ids = [...new Set(outcomes.map((outcome) => outcome.delivery.endpointId))].sort();
   await manager.query(
     `SELECT id FROM ${ENDPOINTS} WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`,
     [ids],
   );
+  // Then the deliveries, in id order too (a purge or a drop meeting the record's plan order).
+  await manager.query(`SELECT COUNT(*) FROM (${IN_ID_ORDER('$1::text[]')}) AS locked`, [
+    outcomes.map((outcome) => outcome.delivery.id),
+  ]);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
+import { IN_ID_ORDER } from './delivery-lock-order.js';
 import type { Statement } from '../database/statement.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
@@ -12,7 +13,8 @@ export type DropReason = 'endpoint_disabled' | 'endpoint_deleted';
  * are found through the schedule's index by endpoint (PendingDeliveryEntity), so a drop reads that
  * endpoint's pending rows only, whatever other accounts have pending: on PostgreSQL their ids as an
  * array, which the planner looks up one by one rather than scanning the deliveries (which have no
- * index on their endpoint alone), and what the update failed is exactly what leaves the schedule.
+ * index on their endpoint alone), locked in id order first (see IN_ID_ORDER), and what the update
+ * failed is exactly what leaves the schedule.
  * SQLite runs the two in turn on its one connection.
  */
 export function dropStatements(
@@ -26,13 +28,17 @@ export function dropStatements(
      WHERE endpoint_id = ${p(3)} AND status = 'pending'`;
   const params = [reason, sql.time(now), endpointId];
   // A worker holding one of these deliveries for its send tells by the count that it was dropped,
-  // even once the endpoint is enabled again.
-  const counted = `UPDATE ${ENDPOINTS} SET retry_drops = retry_drops + 1 WHERE id = ${p(3)}`;
+  // even once the endpoint is enabled again. On PostgreSQL the endpoint is locked (counted) before
+  // its deliveries, in the order every writer takes them: the statements of a WITH otherwise run in
+  // no set order, and a DELETE, which drops before it deletes, deadlocked with a worker's record.
+  const counted = `UPDATE ${ENDPOINTS} SET retry_drops = retry_drops + 1 WHERE id = ${p(3)} RETURNING id`;
   if (sql.postgres) {
     return [
       {
         sql: `WITH counted AS (${counted}),
-          dropped AS (${failed} AND id = ANY(ARRAY(SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ${p(3)})) RETURNING id)
+          locked AS (${IN_ID_ORDER(`ARRAY(SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ${p(3)}
+            AND (SELECT COUNT(*) FROM counted) >= 0)`)}),
+          dropped AS (${failed} AND id = ANY(ARRAY(SELECT id FROM locked)) RETURNING id)
           DELETE FROM ${PENDING} WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`,
         params,
       },

@@ -114,7 +114,9 @@ const SCHEDULE_SYNCED_ON_SQLITE = {
 /**
  * The statements that record a batch, all reading the outcomes as rows `o`. On PostgreSQL that is
  * one statement (atomic by itself, so no transaction round trips), whose update also names the
- * ids as a condition on the table (`BATCH_IDS`); on SQLite four or five for each part of the batch
+ * ids as a condition on the table (`BATCH_IDS`) and waits for the streaks healed (`healed`): the
+ * endpoints are locked before the deliveries, as every writer takes them (the statements of a WITH
+ * otherwise run in no set order); on SQLite four or five for each part of the batch
  * that one statement can bind (2,730 outcomes), run in order in the record's one transaction.
  */
 export function recordStatements(
@@ -131,8 +133,8 @@ export function recordStatements(
   return [
     {
       sql: `WITH ${cte},
-          healed AS (${STREAKS_CLEARED}),
-          updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS}`)}
+          healed AS (${STREAKS_CLEARED} RETURNING id),
+          updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS} AND (SELECT COUNT(*) FROM healed) >= 0`)}
             RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at, ${DELIVERIES}.endpoint_id),
           recorded AS (${attemptsInsert(nowParam, HELD_ON_POSTGRES)}),
           rescheduled AS (${RESCHEDULED})

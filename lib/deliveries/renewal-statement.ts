@@ -2,7 +2,7 @@ import { type RowColumn, rowsPerSqliteStatement, type SqlDialect } from '../data
 import type { ClaimedDelivery } from './claimed-delivery.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import type { Statement } from '../database/statement.js';
-import { BATCH_IDS } from './outcome-statements.js';
+import { IN_ID_ORDER } from './delivery-lock-order.js';
 
 /** The claims a renewal names: a delivery and the stamp of the claim held on it. */
 const CLAIM_COLUMNS: readonly RowColumn[] = [
@@ -20,8 +20,8 @@ export const CLAIMS_PER_RENEWAL = rowsPerSqliteStatement(CLAIM_COLUMNS, 1);
 /**
  * Extends claims to `lockedUntil` where the delivery is still pending under the same claim: never
  * one another worker has taken since, nor one whose outcome is recorded (the record clears the
- * stamp). On PostgreSQL the ids are also named as a condition on the table, as the record names
- * them (`BATCH_IDS`), so that the claims are looked up by key.
+ * stamp). On PostgreSQL the ids are also named as a condition on the table, in a sub-select's
+ * array as the record names them (`BATCH_IDS`), so that the claims are looked up by key.
  */
 export function renewalStatement(
   sql: SqlDialect,
@@ -35,10 +35,13 @@ export function renewalStatement(
   );
   const last = sql.param(params.length + 1);
   const lease = sql.postgres ? `CAST(${last} AS timestamp)` : last;
+  // On PostgreSQL the ids are locked in id order first, as the others that lock many deliveries do.
+  const locked = sql.postgres ? `, locked AS (${IN_ID_ORDER('ARRAY(SELECT id FROM o)')})` : '';
+  const lookup = sql.postgres ? ` AND ${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM locked))` : '';
   return {
-    sql: `WITH ${cte} UPDATE ${DELIVERIES} SET locked_until = ${lease}
+    sql: `WITH ${cte}${locked} UPDATE ${DELIVERIES} SET locked_until = ${lease}
       FROM o WHERE ${DELIVERIES}.id = o.id AND ${DELIVERIES}.claimed_at = o.claim
-        AND ${DELIVERIES}.status = 'pending'${sql.postgres ? ` AND ${BATCH_IDS}` : ''}`,
+        AND ${DELIVERIES}.status = 'pending'${lookup}`,
     params: [...params, sql.time(lockedUntil)],
   };
 }

@@ -67,10 +67,13 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
       // while this runs. Locked first, each such delivery is either recorded before (its attempt
       // and schedule row committed, so the statements below see them) or after, finding it gone
       // and adding nothing. Deleted first without the lock, a record committed between these
-      // statements left an attempt or schedule row of a delivery no longer there. SQLite runs the
-      // module's transactions one at a time.
+      // statements left an attempt or schedule row of a delivery no longer there. In id order, as
+      // a record and a drop lock theirs: in the order its plan read them, a purge deadlocked with
+      // them under steady failures. SQLite runs the module's transactions one at a time.
       if (this.sql.postgres) {
-        await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} FOR UPDATE) AS locked`, [cutoff]);
+        await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} ORDER BY id FOR UPDATE) AS locked`, [
+          cutoff,
+        ]);
       }
       await manager.query(`DELETE FROM ${ATTEMPTS} WHERE delivery_id IN (${expiredDeliveries})`, [cutoff]);
       await manager.query(`DELETE FROM ${PENDING} WHERE delivery_id IN (${expiredDeliveries})`, [cutoff]);
