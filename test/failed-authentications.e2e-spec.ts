@@ -125,6 +125,23 @@ describe('rateLimit.failedAuthentications: failed authentications per client add
     expect((await call(host, from, valid)).status).toBe(429);
   });
 
+  it('lets a burst of valid keys through in turns, at most the limit looked up at once', async () => {
+    const from = '203.0.113.16';
+    const lookUp = host.keys.authenticate.bind(host.keys);
+    let atOnce = 0;
+    let most = 0;
+    const lookups = jest.spyOn(host.keys, 'authenticate').mockImplementation(async (token) => {
+      most = Math.max(most, ++atOnce);
+      await sleep(100);
+      atOnce--;
+      return lookUp(token);
+    });
+    const burst = await Promise.all(Array.from({ length: 8 }, () => call(host, from, valid)));
+    lookups.mockRestore();
+    expect(burst.map((res) => res.status)).toEqual(Array.from({ length: 8 }, () => 200));
+    expect(most).toBe(3);
+  });
+
   it('counts the address the trusted proxy saw, whatever the client writes before it', async () => {
     // X-Forwarded-For's leftmost entry is the client's to write: under 'loopback' the address
     // counted is the one the trusted proxy appended, and a written one changes nothing.

@@ -1,41 +1,86 @@
-import { AddressFailures } from './address-failures.js';
+import { AddressFailures, type LookupAdmission } from './address-failures.js';
+
+const at = (ms: number) => (): number => ms;
+/** Lets pending promise callbacks run. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('AddressFailures', () => {
-  it('refuses an address that reached the limit until its window ends, then forgets it', () => {
+  it('refuses an address that reached the limit until its window ends, then forgets it', async () => {
     const failures = new AddressFailures(3);
     failures.counted('203.0.113.7', 3, 500, 1_000);
-    expect(failures.begin('203.0.113.7', 1_000)).toBe(500);
-    expect(failures.begin('203.0.113.8', 1_000)).toBe(0);
-    expect(failures.begin('203.0.113.7', 1_500)).toBe(0);
+    await expect(failures.begin('203.0.113.7', at(1_000))).resolves.toEqual({
+      started: false,
+      refusedForMs: 500,
+      burst: false,
+    });
+    await expect(failures.begin('203.0.113.8', at(1_000))).resolves.toEqual({ started: true });
+    await expect(failures.begin('203.0.113.7', at(1_500))).resolves.toEqual({ started: true });
   });
 
-  it('holds look-ups in flight and failures counted together to the limit', () => {
+  it('holds look-ups in flight and failures counted together to the limit: the next waits its turn', async () => {
     const failures = new AddressFailures(3);
     failures.counted('a', 1, 60_000, 0);
-    expect([failures.begin('a', 0), failures.begin('a', 0), failures.begin('a', 0)]).toEqual([0, 0, 1000]);
+    await failures.begin('a', at(0));
+    await failures.begin('a', at(0));
+    let third: LookupAdmission | null = null;
+    void failures.begin('a', at(0)).then((admission) => (third = admission));
+    await settle();
+    expect(third).toBeNull();
     failures.end('a');
-    expect(failures.begin('a', 0)).toBe(0);
-    // An address with no failure counted may have `limit` look-ups at once.
-    expect([0, 0, 0, 0].map(() => failures.begin('b', 0))).toEqual([0, 0, 0, 1000]);
-    for (let i = 0; i < 3; i++) failures.end('b');
-    expect(failures.begin('b', 0)).toBe(0);
+    await settle();
+    expect(third).toEqual({ started: true });
   });
 
-  it('keeps at most its bound of addresses: expired ones go first, then the earliest counted', () => {
+  it('tells every look-up waiting at once when the address reaches the limit', async () => {
+    const failures = new AddressFailures(2);
+    await failures.begin('a', at(0));
+    await failures.begin('a', at(0));
+    const waiting = [failures.begin('a', at(0)), failures.begin('a', at(0))];
+    failures.counted('a', 2, 5_000, 0);
+    await expect(Promise.all(waiting)).resolves.toEqual([
+      { started: false, refusedForMs: 5_000, burst: false },
+      { started: false, refusedForMs: 5_000, burst: false },
+    ]);
+  });
+
+  it('refuses a burst at once past ten times the limit waiting', async () => {
+    const failures = new AddressFailures(2);
+    const admissions = Array.from({ length: 23 }, () => failures.begin('b', at(0)));
+    await settle();
+    // 2 in flight and 20 waiting; the 23rd is refused for a second, as a burst.
+    await expect(admissions[22]).resolves.toEqual({ started: false, refusedForMs: 1000, burst: true });
+    // Each of the others starts in its turn, as one before it ends.
+    for (const admission of admissions.slice(0, 22)) {
+      await expect(admission).resolves.toEqual({ started: true });
+      failures.end('b');
+    }
+  });
+
+  it('keeps at most its bound of addresses: expired ones go first, then the earliest counted', async () => {
     const failures = new AddressFailures(1, 3);
+    const refused = async (address: string, now: number): Promise<number | null> => {
+      const admission = await failures.begin(address, at(now));
+      if (admission.started) {
+        failures.end(address);
+        return null;
+      }
+      return admission.refusedForMs;
+    };
     failures.counted('a', 1, 100, 0);
     failures.counted('b', 1, 5_000, 0);
     failures.counted('c', 1, 5_000, 0);
     // 'a' has expired: it makes room, and 'b' and 'c' stay.
     failures.counted('d', 1, 5_000, 200);
-    expect(['b', 'c', 'd'].map((address) => failures.begin(address, 200))).toEqual([4_800, 4_800, 5_000]);
+    expect(await Promise.all(['b', 'c', 'd'].map((address) => refused(address, 200)))).toEqual([
+      4_800, 4_800, 5_000,
+    ]);
     // None has expired: the earliest counted, 'b', makes room.
     failures.counted('e', 1, 5_000, 300);
-    expect(['b', 'c', 'd', 'e'].map((address) => failures.begin(address, 300) > 0)).toEqual([
-      false,
-      true,
-      true,
-      true,
+    expect(await Promise.all(['b', 'c', 'd', 'e'].map((address) => refused(address, 300)))).toEqual([
+      null,
+      4_700,
+      4_900,
+      5_000,
     ]);
   });
 });

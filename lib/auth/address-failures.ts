@@ -8,16 +8,30 @@ interface Known {
   until: number;
 }
 
+/** A look-up that may start, or why not: the address is refused for this many milliseconds. */
+export type LookupAdmission = { started: true } | { started: false; refusedForMs: number; burst: boolean };
+
+const STARTED: LookupAdmission = { started: true };
+
+/**
+ * Look-ups that may wait for their turn per address, as a multiple of the limit: past it, a burst
+ * is refused at once rather than held in memory.
+ */
+const WAITING_PER_LIMIT = 10;
+
 /**
  * What this process knows of each client address's failed authentications (the count Redis last
- * answered for its window) and of its key look-ups in flight. A look-up may start while the two
- * together are under the limit: a burst of concurrent requests is held to the limit before their
- * failures have been counted, not only once they have. Bounded, so that an attacker with many
+ * answered for its window) and of its key look-ups in flight. A look-up starts while the two
+ * together are under the limit; beyond it, it waits for one in flight to end (up to
+ * WAITING_PER_LIMIT times the limit wait): a burst of concurrent requests is held to the limit
+ * before their failures have been counted, not only once they have, while a burst of valid keys,
+ * whose look-ups count nothing, only waits its turn. Bounded, so that an attacker with many
  * addresses grows it no further than its bound.
  */
 export class AddressFailures {
   private readonly known = new Map<string, Known>();
   private readonly inFlight = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly limit: number,
@@ -25,24 +39,37 @@ export class AddressFailures {
   ) {}
 
   /**
-   * Starts a look-up for `address` and answers 0, or answers how many milliseconds to wait instead:
-   * until the window ends once the limit is reached, a second while look-ups in flight fill it.
-   * A look-up started is ended with `end`.
+   * Starts a look-up for `address` once it may (at once, or when one in flight ends), or answers
+   * that it is refused: until the window ends once the limit is reached, or for a second when too
+   * many wait. A look-up started is ended with `end`.
    */
-  begin(address: string, now: number): number {
-    const known = this.knownNow(address, now);
-    const count = known?.count ?? 0;
-    if (known !== undefined && count >= this.limit) return known.until - now;
-    const pending = this.inFlight.get(address) ?? 0;
-    if (count + pending >= this.limit) return 1000;
-    this.inFlight.set(address, pending + 1);
-    return 0;
+  async begin(address: string, now: () => number): Promise<LookupAdmission> {
+    for (;;) {
+      const at = now();
+      const known = this.knownNow(address, at);
+      const count = known?.count ?? 0;
+      if (known !== undefined && count >= this.limit) {
+        return { started: false, refusedForMs: known.until - at, burst: false };
+      }
+      const pending = this.inFlight.get(address) ?? 0;
+      if (count + pending < this.limit) {
+        this.inFlight.set(address, pending + 1);
+        return STARTED;
+      }
+      const queue = this.waiting.get(address) ?? [];
+      if (queue.length >= WAITING_PER_LIMIT * this.limit) {
+        return { started: false, refusedForMs: 1000, burst: true };
+      }
+      this.waiting.set(address, queue);
+      await new Promise<void>((resolve) => queue.push(resolve));
+    }
   }
 
   end(address: string): void {
     const pending = this.inFlight.get(address) ?? 0;
     if (pending <= 1) this.inFlight.delete(address);
     else this.inFlight.set(address, pending - 1);
+    this.wake(address, 1);
   }
 
   /** Redis's answer for `address`: its count of failures, and the milliseconds its window has left. */
@@ -50,6 +77,16 @@ export class AddressFailures {
     this.known.delete(address);
     if (this.known.size >= this.maxAddresses) this.prune(now);
     this.known.set(address, { count, until: now + leftMs });
+    // Refused now, every look-up waiting is told at once.
+    if (count >= this.limit) this.wake(address, Infinity);
+  }
+
+  /** Lets up to `count` look-ups waiting for `address` check again, the earliest first. */
+  private wake(address: string, count: number): void {
+    const queue = this.waiting.get(address);
+    if (queue === undefined) return;
+    for (const resolve of queue.splice(0, count)) resolve();
+    if (queue.length === 0) this.waiting.delete(address);
   }
 
   private knownNow(address: string, now: number): Known | undefined {

@@ -41,7 +41,7 @@ export async function authenticateRequest(
 ): Promise<AuthenticatedApiKey> {
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
-  const lookedUp = rateLimiter.beginLookup(ip);
+  const lookedUp = await rateLimiter.beginLookup(ip);
   const key = await keys.authenticate(token).catch(async (error: unknown) => {
     await lookedUp(true);
     throw error;

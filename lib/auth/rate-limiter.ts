@@ -149,23 +149,25 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 
   /**
-   * Lets the key a request from `ip` presents be looked up, or refuses the request at once, with
-   * 429 and how long to wait, when its address has failed to authenticate too often in this window
-   * (or has as many look-ups in flight). Answers what to call once the look-up is over: a key not
-   * found counts against the address, in Redis, shared by every process; the process that sees the
-   * count reach the limit refuses the address until the window ends (each other one from its next
-   * failure from it).
+   * Lets the key a request from `ip` presents be looked up once its turn comes, or refuses the
+   * request with 429 and how long to wait: when its address has failed to authenticate too often
+   * in this window, or has too many requests waiting for their turn. Answers what to call once the
+   * look-up is over: a key not found counts against the address, in Redis, shared by every
+   * process; the process that sees the count reach the limit refuses the address until the window
+   * ends (each other one from its next failure from it).
    */
-  beginLookup(ip: string | undefined): (found: boolean) => Promise<void> {
+  async beginLookup(ip: string | undefined): Promise<(found: boolean) => Promise<void>> {
     const { failures } = this;
     const address = failures === null ? null : clientAddressKey(ip);
     if (failures === null || address === null) return NOTHING_TO_COUNT;
-    const waitMs = failures.begin(address, Date.now());
-    if (waitMs > 0) {
-      const retryAfter = Math.ceil(waitMs / 1000);
+    const admission = await failures.begin(address, Date.now);
+    if (!admission.started) {
+      const retryAfter = Math.ceil(admission.refusedForMs / 1000);
       throw new RateLimitedError(
         retryAfter,
-        `Too many requests with an invalid API key from this address (or looked up at once). Retry after ${retryAfter} s.`,
+        admission.burst
+          ? `Too many requests at once from this address waiting for their API keys to be checked. Retry after ${retryAfter} s.`
+          : `Too many requests with an invalid API key from this address. Retry after ${retryAfter} s.`,
       );
     }
     return async (found) => {
