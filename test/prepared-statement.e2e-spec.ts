@@ -9,12 +9,14 @@ describe('queryPrepared (PostgreSQL)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   const logged: string[] = [];
+  const failed: { error: string; query: string }[] = [];
 
   beforeAll(async () => {
     database = await TestDatabase.create('postgres');
     const logger: Logger = {
       logQuery: (query) => void logged.push(query),
-      logQueryError: () => undefined,
+      logQueryError: (error, query) =>
+        void failed.push({ error: error instanceof Error ? error.message : error, query }),
       logQuerySlow: () => undefined,
       logSchemaBuild: () => undefined,
       logMigration: () => undefined,
@@ -41,6 +43,12 @@ describe('queryPrepared (PostgreSQL)', () => {
     ]);
     expect(rows).toEqual(bodies.map((body, i) => ({ id: `item_${i}`, body })));
     expect(logged).toContain(insert);
+  });
+
+  it('logs a failed statement through the host logger, and throws its error', async () => {
+    const duplicate = [['item_0'], ['again']];
+    await expect(queryPrepared(dataSource.manager, insert, duplicate)).rejects.toThrow(/duplicate key/);
+    expect(failed).toEqual([{ error: expect.stringMatching(/duplicate key/), query: insert }]);
   });
 
   it('prepares a statement once per connection and runs it again by name, in the caller’s transaction', async () => {

@@ -24,16 +24,24 @@ function nameOf(sql: string): string {
  * answers its rows. The server parses and plans
  * it once per connection instead of once per batch: for the statements of the delivery engine,
  * which publish, claim and record a batch each, that was a fifth of the database's work per
- * delivery. The statement is logged through the host's TypeORM logger like any other query.
+ * delivery. The statement, and its failure, are logged through the host's TypeORM logger like any
+ * other query's.
  */
 export async function queryPrepared<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const own = manager.queryRunner;
   const runner = own ?? manager.connection.createQueryRunner();
   try {
     const client = (await runner.connect()) as PostgresClient;
-    manager.connection.logger.logQuery(sql, params, runner);
-    const { rows } = await client.query({ name: nameOf(sql), text: sql, values: params });
-    return rows as T[];
+    const { logger } = manager.connection;
+    logger.logQuery(sql, params, runner);
+    try {
+      const { rows } = await client.query({ name: nameOf(sql), text: sql, values: params });
+      return rows as T[];
+    } catch (error) {
+      // As TypeORM's own queries are: a host that logs failed queries sees these too.
+      logger.logQueryError(error instanceof Error ? error : String(error), sql, params, runner);
+      throw error;
+    }
   } finally {
     if (!own) await runner.release();
   }
