@@ -126,6 +126,29 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     ).toEqual(['pending', 'pending']);
   }, 20_000);
 
+  it('a record of successes ending a failing streak waits for the endpoint before its deliveries', async () => {
+    const [endpoint] = (await client.get('/v1/webhook_endpoints')).body.data as { id: string }[];
+    await dataSource.query('UPDATE interview_webhook_endpoints SET failing_since = $1 WHERE id = $2', [
+      new Date(Date.now() - 60_000),
+      endpoint.id,
+    ]);
+    const held = await claimBoth();
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM interview_webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE', [
+      endpoint.id,
+    ]);
+    const recording = host.app.get(DeliveryStore).record(
+      held.map((delivery) => attemptOutcome(delivery)),
+      new Date(),
+      { disableAfterMs: 3_600_000, pauseMs: 3_600_000 },
+    );
+    await waitingForLock();
+
+    expect(await firstIsLocked()).toBe(false);
+    await holder.query('COMMIT');
+    await expect(recording).resolves.toEqual([]);
+  }, 20_000);
+
   it('a renewal locks its claims in id order', async () => {
     const held = await claimBoth();
     await holdSecond();
