@@ -288,8 +288,8 @@ export class DeliveryStore {
   ): Promise<DisabledEndpoint[]> {
     if (outcomes.length === 0) return [];
     const failed = outcomes.some((outcome) => outcome.attempted && outcome.status !== 'succeeded');
-    // In id order, the order its rows are locked in: as a purge and a drop lock theirs, so that no
-    // two of them each hold a delivery the other waits for.
+    // Sorted by id: a plan that reads the outcomes first locks their deliveries in id order, as a
+    // purge, a drop and a renewal lock theirs.
     const statements = recordStatements(this.sql, [...outcomes].sort(byDeliveryId), now);
     if (this.sql.postgres && !failed) {
       const [{ sql, params }] = statements;

@@ -68,8 +68,8 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
       // and schedule row committed, so the statements below see them) or after, finding it gone
       // and adding nothing. Deleted first without the lock, a record committed between these
       // statements left an attempt or schedule row of a delivery no longer there. In id order, as
-      // a record and a drop lock theirs: in the order its plan read them, a purge deadlocked with
-      // them under steady failures. SQLite runs the module's transactions one at a time.
+      // a record and a drop lock theirs: locked in the order its plan reads them, a purge could
+      // hold one delivery a record waits for while waiting for another the record holds. SQLite runs the module's transactions one at a time.
       if (this.sql.postgres) {
         await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} ORDER BY id FOR UPDATE) AS locked`, [
           cutoff,
