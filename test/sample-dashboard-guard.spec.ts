@@ -32,6 +32,18 @@ describe("the sample app's Developers page guard", () => {
     expect(page('GET', '127.0.0.1:3000', 'https://attacker.example')).toBeNull();
   });
 
+  it('on port 80, goes by the names a browser sends without a port', () => {
+    const plain = dashboardHosts({
+      port: 80,
+      receiverUrl: 'http://127.0.0.1/demo-receiver',
+      extraDashboardHosts: [],
+    });
+    expect(dashboardRefusal({ method: 'GET', host: 'localhost', origin: undefined }, plain)).toBeNull();
+    expect(
+      dashboardRefusal({ method: 'POST', host: 'localhost', origin: 'http://localhost' }, plain),
+    ).toBeNull();
+  });
+
   it('goes by the address the demo is started on, and by those DEMO_ALLOWED_HOSTS adds', () => {
     const lan = dashboardHosts({
       port: 8080,

@@ -26,7 +26,7 @@ describe('AddressFailures', () => {
     void failures.begin('a', at(0)).then((admission) => (third = admission));
     await settle();
     expect(third).toBeNull();
-    failures.end('a');
+    failures.end('a', 0);
     await settle();
     expect(third).toEqual({ started: true });
   });
@@ -43,6 +43,34 @@ describe('AddressFailures', () => {
     ]);
   });
 
+  it('lets those waiting go before a newcomer once a window ends', async () => {
+    const failures = new AddressFailures(3);
+    failures.counted('c', 2, 100, 0);
+    await failures.begin('c', at(0));
+    const order: string[] = [];
+    const waiters = ['w1', 'w2', 'w3'].map((name) =>
+      failures.begin('c', at(50)).then((admission) => {
+        order.push(name);
+        return admission;
+      }),
+    );
+    await settle();
+    expect(order).toEqual([]);
+    // The window has ended: room for two more besides the one in flight, and three were first.
+    const newcomer = failures.begin('c', at(200)).then((admission) => {
+      order.push('newcomer');
+      return admission;
+    });
+    await settle();
+    expect(order).toEqual(['w1', 'w2']);
+    failures.end('c', 200);
+    await settle();
+    expect(order).toEqual(['w1', 'w2', 'w3']);
+    failures.end('c', 200);
+    await expect(newcomer).resolves.toEqual({ started: true });
+    await expect(Promise.all(waiters)).resolves.toEqual(Array.from({ length: 3 }, () => ({ started: true })));
+  });
+
   it('refuses a burst at once past ten times the limit waiting', async () => {
     const failures = new AddressFailures(2);
     const admissions = Array.from({ length: 23 }, () => failures.begin('b', at(0)));
@@ -52,7 +80,7 @@ describe('AddressFailures', () => {
     // Each of the others starts in its turn, as one before it ends.
     for (const admission of admissions.slice(0, 22)) {
       await expect(admission).resolves.toEqual({ started: true });
-      failures.end('b');
+      failures.end('b', 0);
     }
   });
 
@@ -61,7 +89,7 @@ describe('AddressFailures', () => {
     const refused = async (address: string, now: number): Promise<number | null> => {
       const admission = await failures.begin(address, at(now));
       if (admission.started) {
-        failures.end(address);
+        failures.end(address, now);
         return null;
       }
       return admission.refusedForMs;

@@ -39,37 +39,49 @@ export class AddressFailures {
   ) {}
 
   /**
-   * Starts a look-up for `address` once it may (at once, or when one in flight ends), or answers
-   * that it is refused: until the window ends once the limit is reached, or for a second when too
-   * many wait. A look-up started is ended with `end`.
+   * Starts a look-up for `address` once it may (at once, or in its turn after those already
+   * waiting), or answers that it is refused: until the window ends once the limit is reached, or
+   * for a second when too many wait. A look-up started is ended with `end`.
    */
   async begin(address: string, now: () => number): Promise<LookupAdmission> {
+    let woken = false;
     for (;;) {
       const at = now();
       const known = this.knownNow(address, at);
-      const count = known?.count ?? 0;
-      if (known !== undefined && count >= this.limit) {
+      if (known !== undefined && known.count >= this.limit) {
         return { started: false, refusedForMs: known.until - at, burst: false };
       }
-      const pending = this.inFlight.get(address) ?? 0;
-      if (count + pending < this.limit) {
-        this.inFlight.set(address, pending + 1);
+      const queue = this.waiting.get(address) ?? [];
+      const room = this.room(address, at);
+      // Those already waiting go first: a newcomer finding room they have not been woken to yet
+      // (a window ended meanwhile) wakes them, and waits behind them.
+      if (room > 0 && (woken || queue.length === 0)) {
+        this.inFlight.set(address, (this.inFlight.get(address) ?? 0) + 1);
         return STARTED;
       }
-      const queue = this.waiting.get(address) ?? [];
-      if (queue.length >= WAITING_PER_LIMIT * this.limit) {
+      if (!woken && queue.length >= WAITING_PER_LIMIT * this.limit) {
         return { started: false, refusedForMs: 1000, burst: true };
       }
       this.waiting.set(address, queue);
-      await new Promise<void>((resolve) => queue.push(resolve));
+      // A waiter woken to no room (another took it first) keeps its place at the front.
+      const waited = new Promise<void>((resolve) => (woken ? queue.unshift(resolve) : queue.push(resolve)));
+      if (room > 0) this.wake(address, room);
+      await waited;
+      woken = true;
     }
   }
 
-  end(address: string): void {
+  end(address: string, now: number): void {
     const pending = this.inFlight.get(address) ?? 0;
     if (pending <= 1) this.inFlight.delete(address);
     else this.inFlight.set(address, pending - 1);
-    this.wake(address, 1);
+    this.wake(address, Math.max(1, this.room(address, now)));
+  }
+
+  /** How many more look-ups `address` may have in flight now. */
+  private room(address: string, now: number): number {
+    const count = this.knownNow(address, now)?.count ?? 0;
+    return this.limit - count - (this.inFlight.get(address) ?? 0);
   }
 
   /** Redis's answer for `address`: its count of failures, and the milliseconds its window has left. */
@@ -77,14 +89,14 @@ export class AddressFailures {
     this.known.delete(address);
     if (this.known.size >= this.maxAddresses) this.prune(now);
     this.known.set(address, { count, until: now + leftMs });
-    // Refused now, every look-up waiting is told at once.
-    if (count >= this.limit) this.wake(address, Infinity);
+    // Refused now, every look-up waiting is told at once; in a new window, as many as it has room for.
+    this.wake(address, count >= this.limit ? Infinity : this.room(address, now));
   }
 
   /** Lets up to `count` look-ups waiting for `address` check again, the earliest first. */
   private wake(address: string, count: number): void {
     const queue = this.waiting.get(address);
-    if (queue === undefined) return;
+    if (queue === undefined || count <= 0) return;
     for (const resolve of queue.splice(0, count)) resolve();
     if (queue.length === 0) this.waiting.delete(address);
   }

@@ -174,7 +174,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
       try {
         if (!found) await this.countFailure(address, failures);
       } finally {
-        failures.end(address);
+        failures.end(address, Date.now());
       }
     };
   }

@@ -31,11 +31,11 @@ export function dropStatements(
   // even once the endpoint is enabled again. On PostgreSQL the endpoint is locked (counted) before
   // its deliveries, in the order every writer takes them: the statements of a WITH otherwise run in
   // no set order, and a DELETE, which drops before it deletes, deadlocked with a worker's record.
-  const counted = `UPDATE ${ENDPOINTS} SET retry_drops = retry_drops + 1 WHERE id = ${p(3)} RETURNING id`;
+  const counted = `UPDATE ${ENDPOINTS} SET retry_drops = retry_drops + 1 WHERE id = ${p(3)}`;
   if (sql.postgres) {
     return [
       {
-        sql: `WITH counted AS (${counted}),
+        sql: `WITH counted AS (${counted} RETURNING id),
           locked AS (${IN_ID_ORDER(`ARRAY(SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ${p(3)}
             AND (SELECT COUNT(*) FROM counted) >= 0)`)}),
           dropped AS (${failed} AND id = ANY(ARRAY(SELECT id FROM locked)) RETURNING id)

@@ -69,7 +69,8 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
       // and adding nothing. Deleted first without the lock, a record committed between these
       // statements left an attempt or schedule row of a delivery no longer there. In id order, as
       // a record and a drop lock theirs: locked in the order its plan reads them, a purge could
-      // hold one delivery a record waits for while waiting for another the record holds. SQLite runs the module's transactions one at a time.
+      // hold one delivery a record waits for while waiting for another the record holds. SQLite
+      // runs the module's transactions one at a time.
       if (this.sql.postgres) {
         await manager.query(`SELECT COUNT(*) FROM (${expiredDeliveries} ORDER BY id FOR UPDATE) AS locked`, [
           cutoff,

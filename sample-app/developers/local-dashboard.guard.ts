@@ -22,7 +22,9 @@ export interface DashboardRequest {
 export function dashboardHosts(
   config: Pick<DemoConfig, 'port' | 'receiverUrl' | 'extraDashboardHosts'>,
 ): ReadonlySet<string> {
-  const names = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${config.port}`);
+  // A browser leaves out the default port (80 for http) from the Host header.
+  const port = config.port === 80 ? '' : `:${config.port}`;
+  const names = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}${port}`);
   const own = new URL(config.receiverUrl).host;
   return new Set([...names, own, ...config.extraDashboardHosts].map((host) => host.toLowerCase()));
 }
