@@ -14,6 +14,8 @@ import { createEndpoint, publishResults } from './support/webhooks.js';
 
 const ACCOUNT = 'acct_lock_order';
 const RETENTION_MS = 500;
+/** A failing streak rule that disables nothing within a test. */
+const NO_DISABLE = { disableAfterMs: 3_600_000, pauseMs: 3_600_000 };
 
 /**
  * On PostgreSQL, the statements that lock many deliveries at once (a purge, a record) lock them in
@@ -60,6 +62,15 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM interview_webhook_deliveries WHERE id = $1 FOR UPDATE', [second]);
   };
+
+  /** The endpoint, held by a transaction of the test's own (as a request or a record would). */
+  const holdEndpoint = async (id: string): Promise<void> => {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM interview_webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE', [id]);
+  };
+
+  const theEndpoint = async (): Promise<{ id: string }> =>
+    ((await client.get('/v1/webhook_endpoints')).body.data as { id: string }[])[0];
 
   /** Until a statement waits for the holder (only this test's: the server is shared). */
   const waitingForLock = async (): Promise<void> => {
@@ -114,7 +125,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     const recording = store.record(
       held.map((delivery) => attemptOutcome(delivery, new Date(Date.now() + 3_600_000))),
       new Date(),
-      { disableAfterMs: 3_600_000, pauseMs: 3_600_000 },
+      NO_DISABLE,
     );
     await waitingForLock();
 
@@ -127,20 +138,17 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
   }, 20_000);
 
   it('a record of successes ending a failing streak waits for the endpoint before its deliveries', async () => {
-    const [endpoint] = (await client.get('/v1/webhook_endpoints')).body.data as { id: string }[];
+    const endpoint = await theEndpoint();
     await dataSource.query('UPDATE interview_webhook_endpoints SET failing_since = $1 WHERE id = $2', [
       new Date(Date.now() - 60_000),
       endpoint.id,
     ]);
     const held = await claimBoth();
-    await holder.query('BEGIN');
-    await holder.query('SELECT id FROM interview_webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE', [
-      endpoint.id,
-    ]);
+    await holdEndpoint(endpoint.id);
     const recording = host.app.get(DeliveryStore).record(
       held.map((delivery) => attemptOutcome(delivery)),
       new Date(),
-      { disableAfterMs: 3_600_000, pauseMs: 3_600_000 },
+      NO_DISABLE,
     );
     await waitingForLock();
 
@@ -161,11 +169,8 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
   }, 20_000);
 
   it('deleting an endpoint locks it before its deliveries, as a record does', async () => {
-    const [endpoint] = (await client.get('/v1/webhook_endpoints')).body.data as { id: string }[];
-    await holder.query('BEGIN');
-    await holder.query('SELECT id FROM interview_webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE', [
-      endpoint.id,
-    ]);
+    const endpoint = await theEndpoint();
+    await holdEndpoint(endpoint.id);
     const deleting = Promise.resolve(client.delete(`/v1/webhook_endpoints/${endpoint.id}`));
     await waitingForLock();
 
@@ -175,7 +180,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
   }, 20_000);
 
   it('disabling an endpoint locks its pending deliveries in id order', async () => {
-    const [endpoint] = (await client.get('/v1/webhook_endpoints')).body.data as { id: string }[];
+    const endpoint = await theEndpoint();
     await holdSecond();
     // Sent now: a supertest request starts once it is awaited.
     const disabling = Promise.resolve(

@@ -52,7 +52,7 @@ export class AddressFailures {
         return { started: false, refusedForMs: known.until - at, burst: false };
       }
       const queue = this.waiting.get(address) ?? [];
-      const room = this.room(address, at);
+      const room = this.room(address, known?.count ?? 0);
       // Those already waiting go first: a newcomer finding room they have not been woken to yet
       // (a window ended meanwhile) wakes them, and waits behind them.
       if (room > 0 && (woken || queue.length === 0)) {
@@ -75,12 +75,11 @@ export class AddressFailures {
     const pending = this.inFlight.get(address) ?? 0;
     if (pending <= 1) this.inFlight.delete(address);
     else this.inFlight.set(address, pending - 1);
-    this.wake(address, Math.max(1, this.room(address, now)));
+    this.wake(address, Math.max(1, this.room(address, this.knownNow(address, now)?.count ?? 0)));
   }
 
-  /** How many more look-ups `address` may have in flight now. */
-  private room(address: string, now: number): number {
-    const count = this.knownNow(address, now)?.count ?? 0;
+  /** How many more look-ups `address` may have in flight, with `count` failures counted. */
+  private room(address: string, count: number): number {
     return this.limit - count - (this.inFlight.get(address) ?? 0);
   }
 
@@ -90,7 +89,7 @@ export class AddressFailures {
     if (this.known.size >= this.maxAddresses) this.prune(now);
     this.known.set(address, { count, until: now + leftMs });
     // Refused now, every look-up waiting is told at once; in a new window, as many as it has room for.
-    this.wake(address, count >= this.limit ? Infinity : this.room(address, now));
+    this.wake(address, count >= this.limit ? Infinity : this.room(address, count));
   }
 
   /** Lets up to `count` look-ups waiting for `address` check again, the earliest first. */

@@ -405,11 +405,9 @@ const byDeliveryId = (a: DeliveryOutcome, b: DeliveryOutcome): number =>
  * thousands of times an hour under steady failures, until recording fell far behind.
  */
 async function lockInOrder(manager: EntityManager, outcomes: readonly DeliveryOutcome[]): Promise<void> {
-  const ids = [...new Set(outcomes.map((outcome) => outcome.delivery.endpointId))].sort();
-  await manager.query(
-    `SELECT id FROM ${ENDPOINTS} WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`,
-    [ids],
-  );
+  await manager.query(`SELECT COUNT(*) FROM (${IN_ID_ORDER('$1::text[]', ENDPOINTS)}) AS locked`, [
+    [...new Set(outcomes.map((outcome) => outcome.delivery.endpointId))],
+  ]);
   // Then the deliveries, in id order too (a purge or a drop meeting the record's plan order).
   await manager.query(`SELECT COUNT(*) FROM (${IN_ID_ORDER('$1::text[]')}) AS locked`, [
     outcomes.map((outcome) => outcome.delivery.id),

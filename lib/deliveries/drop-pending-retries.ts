@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { IN_ID_ORDER } from './delivery-lock-order.js';
+import { AFTER, IN_ID_ORDER } from './delivery-lock-order.js';
 import type { Statement } from '../database/statement.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
@@ -37,7 +37,7 @@ export function dropStatements(
       {
         sql: `WITH counted AS (${counted} RETURNING id),
           locked AS (${IN_ID_ORDER(`ARRAY(SELECT delivery_id FROM ${PENDING} WHERE endpoint_id = ${p(3)}
-            AND (SELECT COUNT(*) FROM counted) >= 0)`)}),
+            AND ${AFTER('counted')})`)}),
           dropped AS (${failed} AND id = ANY(ARRAY(SELECT id FROM locked)) RETURNING id)
           DELETE FROM ${PENDING} WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`,
         params,

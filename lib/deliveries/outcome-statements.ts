@@ -6,6 +6,7 @@ import { ATTEMPTS_TABLE as ATTEMPTS } from './attempt.entity.js';
 import { DELIVERIES_TABLE as DELIVERIES } from './delivery.entity.js';
 import { PENDING_TABLE as PENDING } from './pending-delivery.entity.js';
 import { ENDPOINTS_TABLE as ENDPOINTS } from '../webhook-endpoints/webhook-endpoint.entity.js';
+import { AFTER } from './delivery-lock-order.js';
 
 /**
  * The rows `o` that every statement recording a batch reads, one per outcome: `claim` is the
@@ -134,7 +135,7 @@ export function recordStatements(
     {
       sql: `WITH ${cte},
           healed AS (${STREAKS_CLEARED} RETURNING id),
-          updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS} AND (SELECT COUNT(*) FROM healed) >= 0`)}
+          updated AS (${deliveriesUpdate(nowParam, ` AND ${BATCH_IDS} AND ${AFTER('healed')}`)}
             RETURNING ${DELIVERIES}.id, ${DELIVERIES}.status, ${DELIVERIES}.next_attempt_at, ${DELIVERIES}.endpoint_id),
           recorded AS (${attemptsInsert(nowParam, HELD_ON_POSTGRES)}),
           rescheduled AS (${RESCHEDULED})
