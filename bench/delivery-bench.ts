@@ -66,6 +66,7 @@ async function postgres(sql: string): Promise<void> {
 
 /** The endpoints that answer; in (d) one more, whose id does not match, never does. */
 const ANSWERING = 'whk_bench';
+const endpointId = (prefix: string, i: number): string => `${prefix}${String(i).padStart(6, '0')}`;
 
 async function seedEndpoints(
   app: INestApplication,
@@ -79,7 +80,7 @@ async function seedEndpoints(
     .getRepository(WebhookEndpointEntity)
     .insert(
       Array.from({ length: endpoints }, (_, i) => ({
-        id: `${idPrefix}${String(i).padStart(6, '0')}`,
+        id: endpointId(idPrefix, i),
         accountId: 'acct_bench',
         livemode: true,
         url: receiverUrl,
@@ -163,11 +164,14 @@ export async function deliveryRun(
   };
   await Promise.all(Array.from({ length: publishers }, publish));
   // Every delivery row exists once the publishes have returned: done when none is pending. The
-  // schedule holds pending deliveries only, so polling does not load the database it measures;
-  // the time taken is read from the rows (the last outcome recorded), not from the poll.
+  // schedule holds pending deliveries only, and is read by its index of endpoints, so polling
+  // does not load the database it measures (a scan of the deliveries cost 2–3 ms a poll); the
+  // time taken is read from the rows (the last outcome recorded), not from the poll.
+  const answeringIds = Array.from({ length: endpoints }, (_, i) => endpointId(ANSWERING, i));
   for (;;) {
     const { rows } = await poll.query<{ pending: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_pending_deliveries p JOIN ${schema}.interview_webhook_deliveries d ON d.id = p.delivery_id WHERE d.status = 'pending' AND ${answering}) AS pending`,
+      `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_pending_deliveries WHERE endpoint_id = ANY($1::text[])) AS pending`,
+      [answeringIds],
     );
     if (!rows[0].pending) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
