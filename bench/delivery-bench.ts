@@ -118,7 +118,6 @@ export async function deliveryRun(
   await seedEndpoints(app, receiverUrl, endpoints);
   const silent = silentEndpoint ? await SilentReceiver.start() : null;
   if (silent) await seedEndpoints(app, silent.url, 1, 'whk_silent');
-  const answering = `d.endpoint_id LIKE '${ANSWERING}%'`;
   let worker: ChildProcess | null = null;
   if (topology === 'worker-process') {
     worker = fork(new URL('./worker-process.js', import.meta.url), [schema]);
@@ -130,6 +129,7 @@ export async function deliveryRun(
   const poll = new pg.Client(PG);
   await poll.connect();
   const expected = events * endpoints;
+  const answering = Array.from({ length: endpoints }, (_, i) => endpointId(ANSWERING, i));
   const redisBefore = await redisCalls(redis);
   logger.reset();
   // Read from /proc around the timed window: the publishing process (this one), the worker's,
@@ -167,17 +167,17 @@ export async function deliveryRun(
   // schedule holds pending deliveries only, and is read by its index of endpoints, so polling
   // does not load the database it measures (a scan of the deliveries cost 2–3 ms a poll); the
   // time taken is read from the rows (the last outcome recorded), not from the poll.
-  const answeringIds = Array.from({ length: endpoints }, (_, i) => endpointId(ANSWERING, i));
   for (;;) {
     const { rows } = await poll.query<{ pending: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_pending_deliveries WHERE endpoint_id = ANY($1::text[])) AS pending`,
-      [answeringIds],
+      [answering],
     );
     if (!rows[0].pending) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const { rows: last } = await poll.query<{ recorded: Date }>(
-    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries d WHERE ${answering}`,
+    `SELECT MAX(updated_at) AS recorded FROM ${schema}.interview_webhook_deliveries WHERE endpoint_id = ANY($1::text[])`,
+    [answering],
   );
   const seconds = (last[0].recorded.getTime() - started.getTime()) / 1000;
   const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);

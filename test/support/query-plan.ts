@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 
 /** A node of an EXPLAIN (FORMAT JSON) plan. */
 export interface PlanNode {
@@ -8,30 +8,35 @@ export interface PlanNode {
   Plans?: PlanNode[];
 }
 
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+/** A node of an EXPLAIN (ANALYZE, FORMAT JSON) plan, with what it read and threw away. */
+export interface AnalyzedPlanNode extends PlanNode {
+  'Actual Rows': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Join Filter'?: number;
+  Plans?: AnalyzedPlanNode[];
 }
 
-/** Every node of PostgreSQL's plan for `statement`, without running it. */
-export async function planNodes(
-  dataSource: DataSource,
+function nodes<T extends PlanNode>(plan: T): T[] {
+  return [plan, ...((plan.Plans ?? []) as T[]).flatMap((child) => nodes(child))];
+}
+
+/** Every node of PostgreSQL's plan for `statement`, EXPLAINed with `options`. */
+async function explained<T extends PlanNode>(
+  on: DataSource | QueryRunner,
+  options: string,
   statement: string,
   params: unknown[],
-): Promise<PlanNode[]> {
-  const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await dataSource.query(
-    `EXPLAIN (FORMAT JSON) ${statement}`,
+): Promise<T[]> {
+  const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: T }[] }[] = await on.query(
+    `EXPLAIN (${options}) ${statement}`,
     params,
   );
   return nodes(plan[0].Plan);
 }
 
-/** A node of an EXPLAIN (ANALYZE, FORMAT JSON) plan, with what it read and threw away. */
-export interface AnalyzedPlanNode extends PlanNode {
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Join Filter'?: number;
-  Plans?: AnalyzedPlanNode[];
+/** Every node of PostgreSQL's plan for `statement`, without running it. */
+export function planNodes(dataSource: DataSource, statement: string, params: unknown[]): Promise<PlanNode[]> {
+  return explained(dataSource, 'FORMAT JSON', statement, params);
 }
 
 /** Every node of the plan PostgreSQL ran for `statement`, whose writes are then rolled back. */
@@ -43,11 +48,7 @@ export async function analyzedPlanNodes(
   const runner = dataSource.createQueryRunner();
   await runner.startTransaction();
   try {
-    const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: AnalyzedPlanNode }[] }[] = await runner.query(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`,
-      params,
-    );
-    return nodes(plan[0].Plan) as AnalyzedPlanNode[];
+    return await explained<AnalyzedPlanNode>(runner, 'ANALYZE, FORMAT JSON', statement, params);
   } finally {
     await runner.rollbackTransaction();
     await runner.release();
