@@ -26,6 +26,18 @@ export interface CpuSplit {
   redis: number | null;
 }
 
+/**
+ * How a run divides: the publishing phase (first publish to the last publish returned) and the
+ * rest, when the worker sends what the publishes left it with the machine to itself.
+ */
+export interface RunPhases {
+  publishingSeconds: number;
+  /** Deliveries recorded succeeded by the time the last publish returned. */
+  deliveredWhilePublishing: number;
+  /** The rest's rate, from the last publish returned to the last delivery recorded; null if none was left. */
+  perSecondAfterPublishing: number | null;
+}
+
 export interface DeliveryRun {
   deliveries: number;
   seconds: number;
@@ -34,6 +46,8 @@ export interface DeliveryRun {
   redisPerDelivery: number;
   /** SQL statements of the publishes alone, per event. */
   publishSqlPerEvent: number;
+  /** The run in two phases: while the publishes are under way, and the backlog left after them. */
+  phases: RunPhases;
   cpuPerDelivery: CpuSplit;
 }
 
@@ -62,6 +76,31 @@ async function postgres(sql: string): Promise<void> {
   await client.connect();
   await client.query(sql);
   await client.end();
+}
+
+/** Read from the deliveries' record times, on the clock that wrote them, as the run's time is. */
+async function runPhases(
+  poll: pg.Client,
+  schema: string,
+  answering: string[],
+  started: Date,
+  published: Date,
+  recorded: Date,
+  expected: number,
+): Promise<RunPhases> {
+  const { rows } = await poll.query<{ delivered: string }>(
+    `SELECT COUNT(*) AS delivered FROM ${schema}.interview_webhook_deliveries
+     WHERE endpoint_id = ANY($1::text[]) AND status = 'succeeded' AND updated_at <= $2`,
+    [answering, published],
+  );
+  const delivered = Number(rows[0].delivered);
+  const afterSeconds = (recorded.getTime() - published.getTime()) / 1000;
+  return {
+    publishingSeconds: (published.getTime() - started.getTime()) / 1000,
+    deliveredWhilePublishing: delivered,
+    perSecondAfterPublishing:
+      delivered < expected && afterSeconds > 0 ? (expected - delivered) / afterSeconds : null,
+  };
 }
 
 /** The endpoints that answer; in (d) one more, whose id does not match, never does. */
@@ -163,6 +202,7 @@ export async function deliveryRun(
     }
   };
   await Promise.all(Array.from({ length: publishers }, publish));
+  const publishedAt = new Date();
   // Every delivery row exists once the publishes have returned: done when none is pending. The
   // schedule holds pending deliveries only, and is read by its index of endpoints, so polling
   // does not load the database it measures (a scan of the deliveries cost 2–3 ms a poll); the
@@ -180,6 +220,7 @@ export async function deliveryRun(
     [answering],
   );
   const seconds = (last[0].recorded.getTime() - started.getTime()) / 1000;
+  const phases = await runPhases(poll, schema, answering, started, publishedAt, last[0].recorded, expected);
   const perDelivery = (micros: number | null): number | null => (micros === null ? null : micros / expected);
   const cpuPerDelivery: CpuSplit = {
     publisher: perDelivery(cpu.used(groups.publisher)),
@@ -212,6 +253,7 @@ export async function deliveryRun(
     sqlPerDelivery: (logger.engineStatements + workerStatements) / expected,
     redisPerDelivery: (redisAfter - redisBefore) / expected,
     publishSqlPerEvent: logger.publisherStatements / events,
+    phases,
     cpuPerDelivery,
   };
 }

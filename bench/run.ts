@@ -100,11 +100,14 @@ const deliveriesOf = (scenario: Scenario): number => eventsOf(scenario) * scenar
 const workerLabel = (scenario: Scenario): string =>
   scenario.topology === 'in-process' ? 'in the publishing process' : 'in its own process';
 
-/** The median of what could be measured, in whole microseconds, or a dash. */
-function micros(values: readonly (number | null)[]): string {
+/** The median of what could be measured, to `digits` decimals, or a dash. */
+function measuredMedian(values: readonly (number | null)[], digits: number): string {
   const measured = values.filter((value): value is number => value !== null);
-  return measured.length === 0 ? '–' : fmt(median(measured), 0);
+  return measured.length === 0 ? '–' : fmt(median(measured), digits);
 }
+
+/** The median of what could be measured, in whole microseconds, or a dash. */
+const micros = (values: readonly (number | null)[]): string => measuredMedian(values, 0);
 
 const CPU_PARTS: readonly (keyof CpuSplit)[] = ['publisher', 'worker', 'postgres', 'receiver', 'redis'];
 
@@ -226,6 +229,17 @@ async function main(): Promise<void> {
       return `| ${scenario.name} | ${workerLabel(scenario)} | ${cells.join(' | ')} | ${total} |`;
     }),
     `| (c) raw undici POST loop | – | ${micros(rawRuns.map((r) => r.clientCpuPerRequest))} (the loop) | – | – | ${micros(rawRuns.map((r) => r.receiverCpuPerRequest))} | – | ${micros(rawRuns.map((r) => (r.clientCpuPerRequest === null || r.receiverCpuPerRequest === null ? null : r.clientCpuPerRequest + r.receiverCpuPerRequest)))} |`,
+    '',
+    "Each run in two phases (medians): while the publishers publish, from the first publish to the last one returned, and after, when the worker sends what they left it; the rate after publishing is the deliveries left over the time from the last publish returned to the last delivery recorded, and its ratio is to the raw loop run beside it (not the target's measure, which times the whole run):",
+    '',
+    '| scenario | worker | publishing, s | delivered while publishing | deliveries/s while publishing | deliveries/s after publishing | its ratio to (c) |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...scenarios.map((scenario) => {
+      const phases = scenario.runs.map((r) => r.phases);
+      const after = phases.map((p) => p.perSecondAfterPublishing);
+      const afterRatios = after.map((rate, run) => (rate === null ? null : rate / raw[run]));
+      return `| ${scenario.name} | ${workerLabel(scenario)} | ${fmt(median(phases.map((p) => p.publishingSeconds)), 2)} | ${fmt(median(phases.map((p) => p.deliveredWhilePublishing)), 0)} | ${fmt(median(phases.map((p) => p.deliveredWhilePublishing / p.publishingSeconds)), 0)} | ${measuredMedian(after, 0)} | ${measuredMedian(afterRatios, 2)} |`;
+    }),
   ].join('\n');
   console.log(table);
   const readme = readFileSync(README, 'utf8');
