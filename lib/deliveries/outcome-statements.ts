@@ -78,7 +78,7 @@ const STREAKS_CLEARED = `UPDATE ${ENDPOINTS} SET failing_since = NULL
  * some thousand pages (a new or quiet one, whose statistics predate the burst) finds scanning the
  * whole table cheaper, for every batch.
  */
-export const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
+const BATCH_IDS = `${DELIVERIES}.id = ANY(ARRAY(SELECT id FROM o))`;
 
 /**
  * A delivery is only updated while this worker's claim still holds it; one dropped meanwhile

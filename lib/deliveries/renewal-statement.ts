@@ -20,8 +20,9 @@ export const CLAIMS_PER_RENEWAL = rowsPerSqliteStatement(CLAIM_COLUMNS, 1);
 /**
  * Extends claims to `lockedUntil` where the delivery is still pending under the same claim: never
  * one another worker has taken since, nor one whose outcome is recorded (the record clears the
- * stamp). On PostgreSQL the ids are also named as a condition on the table, in a sub-select's
- * array as the record names them (`BATCH_IDS`), so that the claims are looked up by key.
+ * stamp). On PostgreSQL the ids are also named as a condition on the table, as those the lock
+ * in id order returns, in a sub-select's array as the record names its own, so that the claims are
+ * looked up by key.
  */
 export function renewalStatement(
   sql: SqlDialect,
