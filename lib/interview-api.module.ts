@@ -10,18 +10,18 @@ import { Clock } from './clock/clock.js';
 import { ClockAlignment } from './clock/clock-alignment.js';
 import { checkEntities } from './database/entity-check.js';
 import { checkSchema } from './database/schema-check.js';
-import { AttemptEntity } from './deliveries/attempt.entity.js';
+import { AttemptEntity } from './delivery-store/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
-import { DeliveryDispatcher } from './deliveries/delivery-dispatcher.js';
-import { DeliveryProcessor } from './deliveries/delivery-processor.js';
-import { DeliveryQueue } from './deliveries/delivery-queue.js';
-import { DeliveryStore } from './deliveries/delivery-store.js';
-import { DeliverySweeper } from './deliveries/delivery-sweeper.js';
-import { DeliveryWorker } from './deliveries/delivery-worker.js';
-import { DeliveryEntity } from './deliveries/delivery.entity.js';
-import { PendingDeliveryEntity } from './deliveries/pending-delivery.entity.js';
-import { V1Fallback } from './errors/v1-fallback.js';
+import { DeliveryDispatcher } from './delivery-engine/delivery-dispatcher.js';
+import { DELIVERY_PROCESSOR_PROVIDER } from './delivery-engine/delivery-processor.provider.js';
+import { DeliveryQueue } from './delivery-engine/delivery-queue.js';
+import { DeliveryStore } from './delivery-store/delivery-store.js';
+import { DeliverySweeper } from './delivery-engine/delivery-sweeper.js';
+import { DeliveryWorker } from './delivery-engine/delivery-worker.js';
+import { DeliveryEntity } from './delivery-store/delivery.entity.js';
+import { PendingDeliveryEntity } from './delivery-store/pending-delivery.entity.js';
+import { V1Fallback } from './auth/v1-fallback.js';
 import { EventEntity } from './events/event.entity.js';
 import { EventPublisher } from './events/event-publisher.js';
 import { EventRetention } from './events/event-retention.js';
@@ -127,7 +127,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         DeliveryQueue,
         DeliveryDispatcher,
         DeliveryStore,
-        DeliveryProcessor,
+        DELIVERY_PROCESSOR_PROVIDER,
         DeliveryWorker,
         DeliverySweeper,
         IdempotencyStore,

@@ -1,8 +1,11 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
-import type { DeliveryOutcome } from '../lib/deliveries/claimed-delivery.js';
-import { CLAIM_ON_POSTGRES, claimedOnSqlite, DeliveryStore } from '../lib/deliveries/delivery-store.js';
+import type { DeliveryOutcome } from '../lib/delivery-store/claimed-delivery.js';
+import { idList } from '../lib/delivery-store/bound-statements.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
+import * as PG from '../lib/delivery-store/postgres-statements.js';
+import * as SQLITE from '../lib/delivery-store/sqlite-statements.js';
 import { DeliveryEntity, EventEntity } from '../lib/index.js';
 import { apiClient } from './support/api-client.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
@@ -55,13 +58,16 @@ describe('the bodies a claim reads', () => {
       if (sql.postgres) {
         const now = new Date();
         const { records } = await runner.query(
-          CLAIM_ON_POSTGRES,
+          PG.CLAIM,
           [new Date(now.getTime() + 60_000), now, ids, now, unread],
           true,
         );
         return records as Row[];
       }
-      return await runner.query(claimedOnSqlite(sql, ids.length, unread.length), [...unread, ...ids]);
+      return await runner.query(SQLITE.CLAIMED(idList(unread.length), idList(ids.length)), [
+        ...unread,
+        ...ids,
+      ]);
     } finally {
       await runner.release();
     }

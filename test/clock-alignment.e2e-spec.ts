@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Clock, CLOCK_TOLERANCE_MS } from '../lib/clock/clock.js';
 import { ClockAlignment } from '../lib/clock/clock-alignment.js';
-import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
-import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
+import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
+import { DeliverySweeper } from '../lib/delivery-engine/delivery-sweeper.js';
 import { apiClient } from './support/api-client.js';
 import { DB_KIND, TestDatabase } from './support/database.js';
 import { ProcessClockOff } from './support/process-clock-off.js';

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
+import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { apiClient } from './support/api-client.js';
 import { attemptOutcome } from './support/outcomes.js';
 import { PG, TestDatabase } from './support/database.js';

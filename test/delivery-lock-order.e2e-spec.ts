@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
-import type { ClaimedDelivery } from '../lib/deliveries/claimed-delivery.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
+import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import type { ClaimedDelivery } from '../lib/delivery-store/claimed-delivery.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { EventRetention } from '../lib/events/event-retention.js';
 import { apiClient, type ApiClient } from './support/api-client.js';
 import { attemptOutcome } from './support/outcomes.js';

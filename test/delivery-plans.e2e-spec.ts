@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
-import type { ClaimedDelivery } from '../lib/deliveries/claimed-delivery.js';
-import { CLAIM_ON_POSTGRES, overdueStatement } from '../lib/deliveries/delivery-store.js';
-import { dropStatements } from '../lib/deliveries/drop-pending-retries.js';
-import { recordStatements } from '../lib/deliveries/outcome-statements.js';
-import { renewalStatement } from '../lib/deliveries/renewal-statement.js';
+import type { ClaimedDelivery } from '../lib/delivery-store/claimed-delivery.js';
+import { overdueStatement } from '../lib/delivery-store/bound-statements.js';
+import { CLAIM } from '../lib/delivery-store/postgres-statements.js';
+import { dropStatements } from '../lib/delivery-store/bound-statements.js';
+import { recordStatements } from '../lib/delivery-store/bound-statements.js';
+import { renewalStatement } from '../lib/delivery-store/bound-statements.js';
 import { interviewApiMigrations } from '../lib/index.js';
 import { TestDatabase } from './support/database.js';
 import { attemptOutcome } from './support/outcomes.js';
@@ -89,7 +90,7 @@ describe('delivery statements on PostgreSQL: plans', () => {
 
   it('the claim reads a batch of ids through the primary key', async () => {
     const now = new Date();
-    const scans = await scansOfDeliveries(CLAIM_ON_POSTGRES, [
+    const scans = await scansOfDeliveries(CLAIM, [
       new Date(now.getTime() + 60_000),
       now,
       BATCH,

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { DeliveryEntity, WebhookEndpointEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
-import type { ClaimedDelivery } from '../lib/deliveries/claimed-delivery.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
-import type { FailingStreakRule } from '../lib/deliveries/failing-streak.js';
+import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import type { ClaimedDelivery } from '../lib/delivery-store/claimed-delivery.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
+import type { FailingStreakRule } from '../lib/delivery-engine/failing-streak.js';
 import { apiClient } from './support/api-client.js';
 import { attemptOutcome } from './support/outcomes.js';
 import { createTestHost, type TestHost } from './support/host-app.js';

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { DeliveryProcessor } from '../lib/deliveries/delivery-processor.js';
-import { DeliveryQueue } from '../lib/deliveries/delivery-queue.js';
-import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
+import { DeliveryProcessor } from '../lib/delivery-engine/delivery-processor.js';
+import { DeliveryQueue } from '../lib/delivery-engine/delivery-queue.js';
+import { DeliverySweeper } from '../lib/delivery-engine/delivery-sweeper.js';
 import { INSTALLATION_ID } from '../lib/installation/installation-id.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';

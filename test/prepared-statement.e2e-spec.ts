@@ -1,6 +1,6 @@
 import { DataSource, type Logger } from 'typeorm';
 import { queryPrepared } from '../lib/database/prepared-statement.js';
-import { SqlDialect } from '../lib/database/sql-dialect.js';
+import { BinaryArray } from '../lib/database/binary-array.js';
 import { TestDatabase } from './support/database.js';
 import { startTypeScriptChild } from './support/typescript-child.js';
 
@@ -83,27 +83,27 @@ describe('queryPrepared (PostgreSQL)', () => {
     const lease = new Date('2026-11-22T10:11:12.345Z');
     const other = new Date('2026-01-02T03:04:05.006Z');
     const texts = [`quote " and backslash \\ and {braces}, comma`, 'NULL', 'line\nbreak ✓ 🎉', ''];
-    const { cte, params } = new SqlDialect(dataSource).rows(
-      'v',
-      [
-        ['id', 'text'],
-        ['at', 'timestamp'],
-        ['body', 'text'],
-        ['n', 'integer'],
-        ['flag', 'boolean'],
-      ],
-      [
-        ['a', lease, texts[0], -2147483648, true],
-        ['b', lease, texts[1], 2147483647, false],
-        ['c', other, texts[2], 0, null],
-        ['d', null, texts[3], null, true],
-        ['e', lease, null, 7, false],
-      ],
+    const rows: unknown[][] = [
+      ['a', lease, texts[0], -2147483648, true],
+      ['b', lease, texts[1], 2147483647, false],
+      ['c', other, texts[2], 0, null],
+      ['d', null, texts[3], null, true],
+      ['e', lease, null, 7, false],
+    ];
+    const types = ['text', 'timestamp', 'text', 'integer', 'boolean'] as const;
+    const params = types.map(
+      (type, i) =>
+        new BinaryArray(
+          type,
+          rows.map((row) => row[i]),
+        ),
     );
     type Row = { id: string; at: Date | null; body: string | null; n: number | null; flag: boolean | null };
     const read = async (): Promise<{ rows: Row[]; lease: Date; other: Date }> => {
       const rows: Row[] = await dataSource.query(
-        `WITH ${cte} SELECT id, at, body, n, flag FROM v ORDER BY id`,
+        `SELECT id, at, body, n, flag
+         FROM unnest($1::text[], $2::timestamp[], $3::text[], $4::integer[], $5::boolean[]) AS v(id, at, body, n, flag)
+         ORDER BY id`,
         params,
       );
       const [direct]: { lease: Date; other: Date }[] = await dataSource.query(

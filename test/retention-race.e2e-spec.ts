@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AttemptEntity, DeliveryEntity, PendingDeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/deliveries/claim-lease.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
-import { recordStatements } from '../lib/deliveries/outcome-statements.js';
+import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
+import { recordStatements } from '../lib/delivery-store/bound-statements.js';
 import { SqlDialect } from '../lib/database/sql-dialect.js';
 import { EventRetention } from '../lib/events/event-retention.js';
 import { apiClient } from './support/api-client.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DeliverySweeper } from '../lib/deliveries/delivery-sweeper.js';
+import { DeliverySweeper } from '../lib/delivery-engine/delivery-sweeper.js';
 import { INSTALLATION_ID } from '../lib/installation/installation-id.js';
 import type { ApiEvent, DeliveryView } from '../lib/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';

@@ -2,14 +2,15 @@ import { jest } from '@jest/globals';
 import { DataSource, Not } from 'typeorm';
 import { AttemptEntity, DeliveryEntity, InvalidModuleOptionsError } from '../lib/index.js';
 import { SQLITE_MAX_BOUND_VALUES, SqlDialect } from '../lib/database/sql-dialect.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/deliveries/claim-lease.js';
-import { ClaimRenewer } from '../lib/deliveries/claim-renewer.js';
-import { DeliveryStore } from '../lib/deliveries/delivery-store.js';
-import { CLAIMS_PER_RENEWAL } from '../lib/deliveries/renewal-statement.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/delivery-store/claim-lease.js';
+import { ClaimRenewer } from '../lib/delivery-engine/claim-renewer.js';
+import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
+import { CLAIMS_PER_RENEWAL, recordStatements } from '../lib/delivery-store/bound-statements.js';
 import { resolveOptions } from '../lib/interview-api.options.js';
 import { apiClient } from './support/api-client.js';
 import { CURSOR_SECRET } from './support/host-app.js';
 import { closedAfterEachTest } from './support/per-test.js';
+import { attemptOutcome } from './support/outcomes.js';
 import { eventually } from './support/receiver.js';
 import {
   countByWebhookId,
@@ -36,16 +37,36 @@ const dialectOf = (type: 'better-sqlite3' | 'postgres'): SqlDialect =>
  * arrays, one statement whatever the number.
  */
 describe('statements over more rows than SQLite binds in one', () => {
-  it('splits rows into parts one SQLite statement binds, and never on PostgreSQL', () => {
-    const columns = Array.from({ length: OUTCOME_VALUES }, (_, i) => [`c${i}`, 'text'] as const);
-    const rows = Array.from({ length: 5_600 }, (_, i) => i);
-    const parts = dialectOf('better-sqlite3').parts(rows, columns, 1);
-    expect(parts.map((part) => part.length)).toEqual([2_730, 2_730, 140]);
-    expect(parts.flat()).toEqual(rows);
+  it('records outcomes in parts one SQLite statement binds, and in one statement on PostgreSQL', () => {
+    const now = new Date();
+    const outcomes = Array.from({ length: 5_600 }, (_, i) =>
+      attemptOutcome({
+        id: `dlv_${String(i).padStart(5, '0')}`,
+        endpointId: 'whk_limits',
+        tenant: 'acct_limits:test',
+        eventId: 'evt_limits',
+        attempt: 0,
+        claimedAt: now,
+        target: null,
+        payload: null,
+        bodyUnread: false,
+      }),
+    );
+    const statements = recordStatements(dialectOf('better-sqlite3'), outcomes, now);
+    // Five statements a part (the attempts, the deliveries, the schedule twice, the streaks ended).
+    const attempts = statements.filter((statement) =>
+      statement.sql.includes('INSERT INTO interview_webhook_attempts'),
+    );
+    expect(attempts.map((statement) => (statement.params.length - 1) / OUTCOME_VALUES)).toEqual([
+      2_730, 2_730, 140,
+    ]);
+    expect(statements).toHaveLength(15);
+    for (const statement of statements)
+      expect(statement.params.length).toBeLessThanOrEqual(SQLITE_MAX_BOUND_VALUES);
     // The largest part and `now` bind as many values as SQLite takes, and one row more would not fit.
     expect(2_730 * OUTCOME_VALUES + 1).toBeLessThanOrEqual(SQLITE_MAX_BOUND_VALUES);
     expect(2_731 * OUTCOME_VALUES + 1).toBeGreaterThan(SQLITE_MAX_BOUND_VALUES);
-    expect(dialectOf('postgres').parts(rows, columns, 1)).toEqual([rows]);
+    expect(recordStatements(dialectOf('postgres'), outcomes, now)).toHaveLength(1);
     expect(CLAIMS_PER_RENEWAL).toBe(16_382);
   });
 

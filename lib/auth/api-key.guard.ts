@@ -5,7 +5,7 @@ import { ApiError, InsufficientScopeError } from '../errors/api-error.js';
 import { setApiErrorHeaders } from '../errors/send-api-error.js';
 import { INTERVIEW_API_OPTIONS, REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { requestIdOf } from '../request/request-id.js';
+import { requestIdOf } from '../identifiers/request-id.js';
 import type { ApiKeyRequest } from './api-key.request.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { authenticateRequest } from './authenticate-request.js';

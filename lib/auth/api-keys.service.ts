@@ -4,7 +4,7 @@ import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { containsNul } from '../database/nul-character.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
-import { checkAccountId } from '../identifiers/account-id.js';
+import { checkAccountId } from './account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { unstorableText } from '../request/storable-text.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';

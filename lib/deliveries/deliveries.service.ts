@@ -12,11 +12,11 @@ import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service.js';
-import { AttemptEntity } from './attempt.entity.js';
-import { DeliveryDispatcher } from './delivery-dispatcher.js';
-import { DeliveryEntity } from './delivery.entity.js';
+import { AttemptEntity } from '../delivery-store/attempt.entity.js';
+import { DeliveryDispatcher } from '../delivery-engine/delivery-dispatcher.js';
+import { DeliveryEntity } from '../delivery-store/delivery.entity.js';
 import { type DeliveryView, toDeliveryView } from './delivery.view.js';
-import { PendingDeliveryEntity } from './pending-delivery.entity.js';
+import { PendingDeliveryEntity } from '../delivery-store/pending-delivery.entity.js';
 import { inTransaction } from '../database/in-transaction.js';
 
 const STATUSES = ['pending', 'succeeded', 'failed'];

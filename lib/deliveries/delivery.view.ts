@@ -1,5 +1,5 @@
-import type { AttemptEntity } from './attempt.entity.js';
-import type { DeliveryEntity, DeliveryErrorCode, DeliveryStatus } from './delivery.entity.js';
+import type { AttemptEntity } from '../delivery-store/attempt.entity.js';
+import type { DeliveryEntity, DeliveryErrorCode, DeliveryStatus } from '../delivery-store/delivery.entity.js';
 
 export interface AttemptView {
   attempt: number;

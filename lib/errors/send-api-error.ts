@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { requestIdOf } from '../request/request-id.js';
+import { requestIdOf } from '../identifiers/request-id.js';
 import { type ApiError, RateLimitedError } from './api-error.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { requestIdOf } from '../request/request-id.js';
+import { requestIdOf } from '../identifiers/request-id.js';
 import { InternalApiError } from './api-error.js';
 import { RepeatWindow } from './repeat-window.js';
 

@@ -1,9 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** The events' table, as the module's hand-written SQL names it. */
-export const EVENTS_TABLE = 'interview_events';
-
-@Entity({ name: EVENTS_TABLE })
+@Entity({ name: 'interview_events' })
 @Index('idx_interview_events_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_events_type', ['accountId', 'livemode', 'type', 'createdAt', 'id'])
 export class EventEntity {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
-import { type OutboxEvent, writeToOutboxAtomically } from './event-outbox.js';
+import { type OutboxEvent, writeToOutboxAtomically } from '../delivery-store/event-outbox.js';
 
 interface Waiting {
   event: OutboxEvent;

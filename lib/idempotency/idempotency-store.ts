@@ -140,7 +140,7 @@ export class IdempotencyStore {
     const s = this.sql;
     const { accountId, livemode } = request.scope;
     const rows = await returnedRows(
-      this.dataSource,
+      this.dataSource.manager,
       `INSERT INTO ${KEYS} (account_id, livemode, idempotency_key, fingerprint, token, created_at)
        VALUES (${s.list(1, 6)}) ON CONFLICT DO NOTHING RETURNING token`,
       [accountId, livemode, request.key, request.fingerprint, token, s.time(this.clock.now())],
@@ -152,7 +152,7 @@ export class IdempotencyStore {
   private async takeOver(request: IdempotentRequest, from: string, token: string): Promise<boolean> {
     const s = this.sql;
     const rows = await returnedRows(
-      this.dataSource,
+      this.dataSource.manager,
       `UPDATE ${KEYS} SET fingerprint = ${s.param(1)}, token = ${s.param(2)}, created_at = ${s.param(3)},
          response_status = NULL, response_body = NULL
        WHERE ${this.held(4)} RETURNING token`,

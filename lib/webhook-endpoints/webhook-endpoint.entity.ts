@@ -2,10 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
-/** The endpoints' table, as the module's hand-written SQL names it. */
-export const ENDPOINTS_TABLE = 'interview_webhook_endpoints';
-
-@Entity({ name: ENDPOINTS_TABLE })
+@Entity({ name: 'interview_webhook_endpoints' })
 @Index('idx_interview_webhook_endpoints_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_webhook_endpoints_fanout', ['accountId', 'livemode', 'status'])
 export class WebhookEndpointEntity {

@@ -1,5 +1,5 @@
-import type { ClaimedDelivery, DeliveryOutcome } from '../../lib/deliveries/claimed-delivery.js';
-import type { DeliveryEntity } from '../../lib/deliveries/delivery.entity.js';
+import type { ClaimedDelivery, DeliveryOutcome } from '../../lib/delivery-store/claimed-delivery.js';
+import type { DeliveryEntity } from '../../lib/delivery-store/delivery.entity.js';
 
 /**
  * The outcome of one attempt a worker made on `delivery`, as the engine records it: a 200 that

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, DeliveryTarget } from './claimed-delivery.js';
+import type { ClaimedDelivery, DeliveryTarget } from '../delivery-store/claimed-delivery.js';
 
 /** The endpoints as they are now, by id; an id missing from the answer is deleted. */
 export type TargetLoader = (endpointIds: string[]) => Promise<Map<string, DeliveryTarget>>;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { generateId } from '../identifiers/generate-id.js';
+import { generateId } from './generate-id.js';
 
 /** Stripe's header: each /v1 answer names its request, so that a client's report finds it in the logs. */
 const REQUEST_ID_HEADER = 'Request-Id';

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from './claimed-delivery.js';
+import type { DeliveryOutcome } from '../delivery-store/claimed-delivery.js';
 
 interface Waiting {
   outcome: DeliveryOutcome;

@@ -3,14 +3,14 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApplicationConfig } from '@nestjs/core/application-config.js';
 import { isRouteExcluded } from '@nestjs/core/router/utils/exclude-route.util.js';
 import type { Application, NextFunction, Request, Response } from 'express';
-import { ApiKeysService } from '../auth/api-keys.service.js';
-import { authenticateRequest } from '../auth/authenticate-request.js';
-import { RateLimiter } from '../auth/rate-limiter.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { authenticateRequest } from './authenticate-request.js';
+import { RateLimiter } from './rate-limiter.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { ApiError, ParameterInvalidError, ResourceMissingError } from './api-error.js';
-import { sendApiError } from './send-api-error.js';
-import { unexpectedFailure } from './unexpected-failure.js';
+import { ApiError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { sendApiError } from '../errors/send-api-error.js';
+import { unexpectedFailure } from '../errors/unexpected-failure.js';
 
 /** What body-parser (http-errors) and the router put on the errors they raise. */
 interface MiddlewareError {

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { CLAIM_RENEWAL_MS } from './claim-lease.js';
-import type { ClaimedDelivery } from './claimed-delivery.js';
+import { CLAIM_RENEWAL_MS } from '../delivery-store/claim-lease.js';
+import type { ClaimedDelivery } from '../delivery-store/claimed-delivery.js';
 import { ClaimRenewer } from './claim-renewer.js';
 
 const claimed = (id: string): ClaimedDelivery => ({

@@ -4,14 +4,11 @@ import type { AttemptErrorCode } from '../http/index.js';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 export type DeliveryErrorCode = AttemptErrorCode | 'endpoint_disabled' | 'endpoint_deleted';
 
-/** The deliveries' table, as the module's hand-written SQL names it. */
-export const DELIVERIES_TABLE = 'interview_webhook_deliveries';
-
 /**
  * One event sent to one endpoint; the outbox row the worker claims, sends and records. No index
  * covers its state (see PendingDeliveryEntity), so that its updates stay in place.
  */
-@Entity({ name: DELIVERIES_TABLE })
+@Entity({ name: 'interview_webhook_deliveries' })
 @Index('idx_interview_deliveries_list', ['accountId', 'livemode', 'endpointId', 'createdAt', 'id'])
 @Index('idx_interview_deliveries_event', ['eventId'])
 export class DeliveryEntity {

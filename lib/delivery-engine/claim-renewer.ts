@@ -1,6 +1,6 @@
-import { CLAIM_RENEWAL_MS } from './claim-lease.js';
-import type { ClaimedDelivery } from './claimed-delivery.js';
-import { CLAIMS_PER_RENEWAL } from './renewal-statement.js';
+import { CLAIM_RENEWAL_MS } from '../delivery-store/claim-lease.js';
+import type { ClaimedDelivery } from '../delivery-store/claimed-delivery.js';
+import { CLAIMS_PER_RENEWAL } from '../delivery-store/bound-statements.js';
 
 /**
  * Keeps the claims of the deliveries a worker process holds: every CLAIM_RENEWAL_MS, from their

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, DeliveryTarget } from './claimed-delivery.js';
+import type { ClaimedDelivery, DeliveryTarget } from '../delivery-store/claimed-delivery.js';
 import { EndpointRefresher } from './endpoint-refresher.js';
 
 const MAX_AGE_MS = 1000;

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { DeliveryOutcome } from './claimed-delivery.js';
+import type { DeliveryOutcome } from '../delivery-store/claimed-delivery.js';
 import { OutcomeRecorder, RECORD_RETRY_PAUSES_MS } from './outcome-recorder.js';
 
 function outcome(id: string): DeliveryOutcome {

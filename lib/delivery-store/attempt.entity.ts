@@ -1,11 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { AttemptErrorCode } from '../http/index.js';
 
-/** The attempts' table, as the module's hand-written SQL names it. */
-export const ATTEMPTS_TABLE = 'interview_webhook_attempts';
-
 /** The history of a delivery: one row per attempt made. */
-@Entity({ name: ATTEMPTS_TABLE })
+@Entity({ name: 'interview_webhook_attempts' })
 @Index('idx_interview_attempts_delivery', ['deliveryId', 'attempt'])
 export class AttemptEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })

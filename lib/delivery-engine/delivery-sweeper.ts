@@ -11,7 +11,8 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { DeliveryStore, type OverdueDelivery } from './delivery-store.js';
+import type { OverdueDelivery } from '../delivery-store/bound-statements.js';
+import { DeliveryStore } from '../delivery-store/delivery-store.js';
 
 /** A page of a sweep holds this many queue jobs' worth of deliveries (10,000 by default). */
 const JOBS_PER_PAGE = 50;

@@ -1,8 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** The schedule's table, as the module's hand-written SQL names it. */
-export const PENDING_TABLE = 'interview_pending_deliveries';
-
 /**
  * The schedule of the pending deliveries, one row each while a delivery is pending, with its
  * `next_attempt_at`: what the sweeper and the drop of an endpoint's retries look through.
@@ -13,7 +10,7 @@ export const PENDING_TABLE = 'interview_pending_deliveries';
  * write new entries in every index of the deliveries table. A finished delivery only deletes its
  * row here.
  */
-@Entity({ name: PENDING_TABLE })
+@Entity({ name: 'interview_pending_deliveries' })
 @Index('idx_interview_pending_deliveries_due', ['nextAttemptAt'])
 @Index('idx_interview_pending_deliveries_endpoint', ['endpointId'])
 export class PendingDeliveryEntity {

@@ -46,13 +46,15 @@ export class DeliveryWorker
   private readonly active = new Set<Promise<number>>();
 
   constructor(
-    private readonly processor: DeliveryProcessor,
+    // Null in a process with `worker: false`, which never starts the worker.
+    @Inject(DeliveryProcessor) private readonly processor: DeliveryProcessor | null,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     @Inject(INSTALLATION_ID) private readonly installationId: string,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.options.worker) return;
+    const processor = this.processor;
+    if (processor === null) return;
     const connection = createRedisConnection(this.options.redis, 'worker');
     // Until the worker starts (it reports its own connection's errors), a Redis never reached, or
     // one refusing the credentials, is said once a minute: nothing else would tell why nothing is sent.
@@ -67,16 +69,16 @@ export class DeliveryWorker
     // BullMQ waits without end for a Redis it has never reached, and its close() waits with it: a
     // host started while Redis is down could then never stop. So the worker is created once Redis
     // first answers; until then the database holds every delivery and the sweeper queues them.
-    if (connection.status === 'ready') this.start(connection);
-    else connection.once('ready', () => this.start(connection));
+    if (connection.status === 'ready') this.start(connection, processor);
+    else connection.once('ready', () => this.start(connection, processor));
   }
 
-  private start(connection: Redis): void {
+  private start(connection: Redis, processor: DeliveryProcessor): void {
     if (this.closing) return;
     this.errors.clear();
     this.worker = new Worker<DeliveryBatchJob, number>(
       DELIVERY_QUEUE_NAME,
-      (job) => this.track(this.processor.take(job.data.ids)),
+      (job) => this.track(processor.take(job.data.ids)),
       {
         connection,
         prefix: deliveryQueuePrefix(this.options.queuePrefix, this.installationId),
@@ -115,14 +117,15 @@ export class DeliveryWorker
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
-    const worker = this.worker;
-    if (!worker) return;
+    const { worker, processor } = this;
+    if (!worker || !processor) return;
     await worker.pause(true);
-    this.processor.stop();
-    if (await this.settle()) await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
+    processor.stop();
+    if (await this.settle(processor))
+      await new Promise((resolve) => setTimeout(resolve, COMPLETION_WRITE_MS));
     await worker.close(true);
     // A batch BullMQ handed over while pausing.
-    await this.settle();
+    await this.settle(processor);
   }
 
   onApplicationShutdown(): void {
@@ -130,10 +133,10 @@ export class DeliveryWorker
   }
 
   /** Waits until no batch is being claimed or sent; answers whether one was being claimed. */
-  private async settle(): Promise<boolean> {
+  private async settle(processor: DeliveryProcessor): Promise<boolean> {
     const busy = this.active.size > 0;
     while (this.active.size > 0) await Promise.allSettled([...this.active]);
-    await this.processor.drain();
+    await processor.drain();
     return busy;
   }
 }

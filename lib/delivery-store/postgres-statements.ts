@@ -1,0 +1,254 @@
+/**
+ * Every hand-written statement PostgreSQL runs on the webhook tables, each whole, its parameters
+ * listed above it. Rows are bound as one array per column (`unnest`), so that each text is fixed
+ * and is parsed and planned once per connection.
+ *
+ * Lock rule. A statement that locks more than one row locks the endpoints it touches first, then
+ * the deliveries, each in id order: two writers meeting on the same rows then wait for one another
+ * instead of each holding a row the other wants (a deadlock). Updates take `FOR NO KEY UPDATE`
+ * (they keep the key, so inserts of attempts and schedule rows that reference it go on); the purge
+ * takes `FOR UPDATE`, since it deletes the rows. Within a `WITH`, whose parts run in no set order,
+ * `(SELECT COUNT(*) FROM <part>) >= 0` makes a part wait for the one it names. The lock-order and
+ * plan tests hold every statement here to this rule.
+ */
+
+/**
+ * Publishes events and fans them out to their deliveries, each scheduled, in one statement.
+ * Params, one array per column, an element per event: $1 id, $2 account_id, $3 livemode, $4 type,
+ * $5 payload, $6 created_at, $7 the id prefix of its deliveries, $8 its type as quoted JSON (what
+ * a subscription contains), $9 the one endpoint of a test event (null: every enabled subscriber).
+ * Returns each delivery's id with its event_id.
+ */
+export const PUBLISH = `WITH v AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::timestamp[],
+                         $7::text[], $8::text[], $9::text[])
+      AS v(id, account_id, livemode, type, payload, created_at, delivery_prefix, subscription, endpoint_id)),
+  inserted AS (
+    INSERT INTO interview_events (id, account_id, livemode, type, payload, created_at)
+    SELECT id, account_id, livemode, type, payload, created_at FROM v),
+  delivered AS (
+    INSERT INTO interview_webhook_deliveries
+      (id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at)
+    SELECT v.delivery_prefix || substr(md5(random()::text || clock_timestamp()::text || e.id || v.id), 1, 16),
+      e.account_id, e.livemode, e.id, v.id, v.type, 'pending', 0, v.created_at, v.created_at, v.created_at
+    FROM v JOIN interview_webhook_endpoints e ON e.account_id = v.account_id AND e.livemode = v.livemode
+    WHERE (v.endpoint_id IS NOT NULL AND e.id = v.endpoint_id)
+       OR (v.endpoint_id IS NULL AND e.status = 'enabled'
+           AND (e.enabled_events = '["*"]' OR strpos(e.enabled_events, v.subscription) > 0))
+    RETURNING id, event_id, endpoint_id, next_attempt_at),
+  scheduled AS (
+    INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id)
+    SELECT id, next_attempt_at, endpoint_id FROM delivered)
+  SELECT id, event_id FROM delivered`;
+
+/**
+ * Claims the deliveries of a batch that are still due and held by nobody, and returns them with
+ * their endpoints and event bodies. Each id is looked up on its own, in a lateral subquery the
+ * planner cannot fold into a join, and the state test is wrapped in `IS TRUE` so that no index can
+ * serve it: only the primary key drives the claim, whatever the statistics say. An event's body
+ * comes back in the first of its rows only, and in none whose endpoint has no room in the worker
+ * (`body_unread`: it is given back unsent); the window function sits outside the update, where it
+ * cannot keep the planner from looking the ids up by key.
+ * Params: $1 the claim's lease end, $2 now (the claim's stamp), $3 the ids, $4 the latest due time
+ * taken, $5 the endpoints whose bodies are left unread.
+ */
+export const CLAIM = `WITH claimed AS (
+    UPDATE interview_webhook_deliveries d SET locked_until = $1, claimed_at = $2
+    FROM (SELECT c.id, ev.payload, w.url, w.secret, w.status AS endpoint_status, w.retry_drops
+          FROM unnest($3::text[]) AS wanted(id)
+          CROSS JOIN LATERAL (
+            SELECT id, event_id, endpoint_id FROM interview_webhook_deliveries
+            WHERE id = wanted.id
+              AND (status = 'pending' AND next_attempt_at <= $4
+                   AND (locked_until IS NULL OR locked_until < $2)) IS TRUE
+            LIMIT 1 FOR UPDATE SKIP LOCKED) c
+          LEFT JOIN interview_events ev ON ev.id = c.event_id
+          LEFT JOIN interview_webhook_endpoints w ON w.id = c.endpoint_id) due
+    WHERE d.id = due.id
+    RETURNING d.id, d.endpoint_id, d.account_id, d.livemode, d.event_id, d.attempt, due.payload,
+      d.endpoint_id = ANY($5::text[]) AS body_unread, due.url, due.secret, due.endpoint_status, due.retry_drops)
+  SELECT id, endpoint_id, account_id, livemode, event_id, attempt,
+    CASE WHEN body_unread THEN NULL
+         WHEN row_number() OVER (PARTITION BY event_id ORDER BY body_unread) = 1 THEN payload END AS payload,
+    body_unread, url, secret, endpoint_status, retry_drops
+  FROM claimed`;
+
+/**
+ * Extends the claims a worker still holds: only where the delivery is still pending under the same
+ * claim, never one another worker has taken since, nor one whose outcome is recorded. The ids are
+ * locked in id order first, and named again as an array so that they are looked up by key.
+ * Params: $1 the deliveries' ids, $2 the stamps of the claims held on them, $3 the new lease end.
+ */
+export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::timestamp[]) AS o(id, claim)),
+  locked AS (
+    SELECT id FROM interview_webhook_deliveries WHERE id = ANY(ARRAY(SELECT id FROM o))
+    ORDER BY id FOR NO KEY UPDATE)
+  UPDATE interview_webhook_deliveries d SET locked_until = CAST($3 AS timestamp)
+  FROM o WHERE d.id = o.id AND d.claimed_at = o.claim AND d.status = 'pending'
+    AND d.id = ANY(ARRAY(SELECT id FROM locked))`;
+
+/**
+ * Records a batch of outcomes in one statement (atomic by itself): any success ends its
+ * endpoint's failing streak (`healed`, first: endpoints before deliveries); each delivery still
+ * under this worker's claim takes its new state; the attempts made are inserted from the rows the
+ * update returns, so that an attempt of a claim that lapsed meanwhile is never added; the schedule
+ * follows: a finished delivery leaves it, one still pending is due at its new time. A delivery
+ * dropped meanwhile still counts the attempt but keeps its reason unless that attempt succeeded;
+ * an outcome with no attempt keeps what the last attempt left.
+ * Params, one array per column, an element per outcome sorted by delivery id: $1 the delivery's
+ * id, $2 the stamp of the claim, $3 its new status, $4 the attempts made with this one counted,
+ * $5 the response status, $6 the response body, $7 the error, $8 the duration in ms, $9 the next
+ * attempt's time, $10 1 if an attempt was made (else 0), $11 that attempt's id, $12 the endpoint;
+ * then $13 now.
+ */
+export const RECORD_OUTCOMES = `WITH o AS (
+    SELECT * FROM unnest($1::text[], $2::timestamp[], $3::text[], $4::integer[], $5::integer[], $6::text[],
+                         $7::text[], $8::integer[], $9::timestamp[], $10::integer[], $11::text[], $12::text[])
+      AS o(id, claim, status, attempt, response_status, response_body, error, duration_ms, next_attempt_at,
+           attempted, attempt_id, endpoint_id)),
+  healed AS (
+    UPDATE interview_webhook_endpoints SET failing_since = NULL
+    WHERE failing_since IS NOT NULL
+      AND id IN (SELECT endpoint_id FROM o WHERE attempted = 1 AND status = 'succeeded')
+    RETURNING id),
+  updated AS (
+    UPDATE interview_webhook_deliveries d SET
+      status = CASE WHEN d.status = 'pending' OR o.status = 'succeeded' THEN o.status ELSE d.status END,
+      error = CASE WHEN (d.status = 'pending' OR o.status = 'succeeded') AND (o.attempted = 1 OR o.status <> 'pending')
+                   THEN o.error ELSE d.error END,
+      next_attempt_at = CASE WHEN d.status = 'pending' THEN o.next_attempt_at ELSE NULL END,
+      attempt = o.attempt,
+      response_status = CASE WHEN o.attempted = 1 THEN o.response_status ELSE d.response_status END,
+      response_body = CASE WHEN o.attempted = 1 THEN o.response_body ELSE d.response_body END,
+      duration_ms = CASE WHEN o.attempted = 1 THEN o.duration_ms ELSE d.duration_ms END,
+      locked_until = NULL, claimed_at = NULL, updated_at = CAST($13 AS timestamp)
+    FROM o
+    WHERE d.id = o.id AND d.claimed_at = o.claim
+      AND d.id = ANY(ARRAY(SELECT id FROM o))
+      AND (SELECT COUNT(*) FROM healed) >= 0
+    RETURNING d.id, d.status, d.next_attempt_at, d.endpoint_id, o.attempted, o.attempt_id, o.attempt,
+      o.response_status, o.response_body, o.error, o.duration_ms),
+  recorded AS (
+    INSERT INTO interview_webhook_attempts
+      (id, delivery_id, attempt, response_status, response_body, error, duration_ms, created_at)
+    SELECT attempt_id, id, attempt, response_status, response_body, error, COALESCE(duration_ms, 0),
+      CAST($13 AS timestamp)
+    FROM updated WHERE attempted = 1),
+  rescheduled AS (
+    INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id)
+    SELECT id, next_attempt_at, endpoint_id FROM updated WHERE status = 'pending'
+    ON CONFLICT (delivery_id) DO UPDATE SET next_attempt_at = EXCLUDED.next_attempt_at)
+  DELETE FROM interview_pending_deliveries p USING updated
+  WHERE p.delivery_id = updated.id AND updated.status <> 'pending'`;
+
+/**
+ * Before a record that may disable endpoints, in its transaction: the endpoints it touches, in id
+ * order. Params: $1 the endpoints' ids.
+ */
+export const LOCK_ENDPOINTS = `SELECT COUNT(*) FROM (
+    SELECT id FROM interview_webhook_endpoints WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+  ) AS locked`;
+
+/** Then its deliveries, in id order. Params: $1 the deliveries' ids. */
+export const LOCK_DELIVERIES = `SELECT COUNT(*) FROM (
+    SELECT id FROM interview_webhook_deliveries WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+  ) AS locked`;
+
+/**
+ * Starts or extends the failing streaks of endpoints that failed: a streak starts at the first
+ * failure, or at the first after a pause longer than the rule's.
+ * Params: $1 the end of the pause that starts a new streak, $2 now, $3 the endpoints' ids.
+ */
+export const EXTEND_FAILING_STREAKS = `UPDATE interview_webhook_endpoints SET
+    failing_since = CASE WHEN failing_since IS NULL OR last_failed_at IS NULL OR last_failed_at < $1
+                         THEN $2 ELSE failing_since END,
+    last_failed_at = $2
+  WHERE id = ANY($3::text[])`;
+
+/**
+ * The enabled endpoints among some whose streak began at or before a time: those to disable.
+ * Params: $1 that time, $2 the endpoints' ids.
+ */
+export const FAILING_TOO_LONG = `SELECT id FROM interview_webhook_endpoints
+  WHERE status = 'enabled' AND failing_since <= $1 AND id = ANY($2::text[])`;
+
+/**
+ * Disables an endpoint if it is still enabled (and still has the URL, when one is given: a new URL
+ * has not said it is gone). Params: $1 the reason, $2 now, $3 the endpoint, $4 its URL or null.
+ * Returns the endpoint's id when it disabled it.
+ */
+export const DISABLE_ENDPOINT = `UPDATE interview_webhook_endpoints
+  SET status = 'disabled', disabled_reason = $1, updated_at = $2
+  WHERE id = $3 AND status = 'enabled' AND ($4::text IS NULL OR url = $4)
+  RETURNING id`;
+
+/**
+ * Fails an endpoint's pending deliveries and takes them off the schedule, found through the
+ * schedule's index by endpoint so that a drop reads that endpoint's rows only. The endpoint's
+ * count of drops goes up first (which locks it before its deliveries): a worker holding one of
+ * these deliveries for its send tells by the count that it was dropped, even once the endpoint is
+ * enabled again. Params: $1 the reason, $2 now, $3 the endpoint.
+ */
+export const DROP_PENDING_RETRIES = `WITH counted AS (
+    UPDATE interview_webhook_endpoints SET retry_drops = retry_drops + 1 WHERE id = $3 RETURNING id),
+  locked AS (
+    SELECT id FROM interview_webhook_deliveries
+    WHERE id = ANY(ARRAY(SELECT delivery_id FROM interview_pending_deliveries
+                         WHERE endpoint_id = $3 AND (SELECT COUNT(*) FROM counted) >= 0))
+    ORDER BY id FOR NO KEY UPDATE),
+  dropped AS (
+    UPDATE interview_webhook_deliveries SET status = 'failed', error = $1, next_attempt_at = NULL, updated_at = $2
+    WHERE endpoint_id = $3 AND status = 'pending' AND id = ANY(ARRAY(SELECT id FROM locked))
+    RETURNING id)
+  DELETE FROM interview_pending_deliveries WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`;
+
+/**
+ * The endpoints as they are now. Params: $1 their ids. A deleted one is missing.
+ */
+export const ENDPOINT_TARGETS = `SELECT id, url, secret, status, retry_drops FROM interview_webhook_endpoints
+  WHERE id = ANY($1::text[])`;
+
+/**
+ * The sweeper's first page: the schedule's overdue rows in due order, each checked on its
+ * delivery in a correlated subquery, which runs as a look-up by key for each row (as a join the
+ * planner may scan every delivery ever sent). Params: $1 the latest due time, $2 now (a claim
+ * lapsed before it holds nothing), $3 the page's size.
+ */
+export const OVERDUE_FIRST_PAGE = `SELECT p.delivery_id AS id, p.next_attempt_at AS due FROM interview_pending_deliveries p
+  WHERE p.next_attempt_at <= $1
+    AND (SELECT 1 FROM interview_webhook_deliveries d WHERE d.id = p.delivery_id AND d.status = 'pending'
+         AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until < $2)) = 1
+  ORDER BY p.next_attempt_at, p.delivery_id LIMIT $3`;
+
+/**
+ * The sweeper's next page, after the last row of the one before. Params: $1 the latest due time,
+ * $2 now, $3 the page's size, $4 the last row's due time, $5 its delivery id.
+ */
+export const OVERDUE_NEXT_PAGE = `SELECT p.delivery_id AS id, p.next_attempt_at AS due FROM interview_pending_deliveries p
+  WHERE p.next_attempt_at <= $1
+    AND (SELECT 1 FROM interview_webhook_deliveries d WHERE d.id = p.delivery_id AND d.status = 'pending'
+         AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until < $2)) = 1
+    AND (p.next_attempt_at > $4 OR (p.next_attempt_at = $4 AND p.delivery_id > $5))
+  ORDER BY p.next_attempt_at, p.delivery_id LIMIT $3`;
+
+/**
+ * The purge of expired events, run in order in one transaction. Expired events are a range of the
+ * primary key: an event id begins with its creation time. The deliveries are locked first, in id
+ * order, so that a worker recording an attempt of one of them meanwhile commits either before
+ * (its rows then deleted here) or after (finding the delivery gone and adding nothing).
+ * Params, each: $1 the lowest id of an event still visible.
+ */
+export const PURGE_EXPIRED = {
+  lockDeliveries: `SELECT COUNT(*) FROM (
+      SELECT id FROM interview_webhook_deliveries
+      WHERE event_id IN (SELECT id FROM interview_events WHERE id < $1)
+      ORDER BY id FOR UPDATE
+    ) AS locked`,
+  attempts: `DELETE FROM interview_webhook_attempts WHERE delivery_id IN (
+      SELECT id FROM interview_webhook_deliveries WHERE event_id IN (SELECT id FROM interview_events WHERE id < $1))`,
+  schedule: `DELETE FROM interview_pending_deliveries WHERE delivery_id IN (
+      SELECT id FROM interview_webhook_deliveries WHERE event_id IN (SELECT id FROM interview_events WHERE id < $1))`,
+  deliveries: `DELETE FROM interview_webhook_deliveries WHERE event_id IN (SELECT id FROM interview_events WHERE id < $1)`,
+  count: `SELECT COUNT(*) AS count FROM interview_events WHERE id < $1`,
+  events: `DELETE FROM interview_events WHERE id < $1`,
+} as const;
