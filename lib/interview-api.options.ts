@@ -2,49 +2,99 @@ import { type Type } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
 import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
+import { DEFAULT_OPTIONS } from './interview-api.defaults.js';
+import { MAX_EVENTS_PER_WRITE } from './interview-api.tuning.js';
 import { isIoredisClient, isIoredisCluster } from './redis/ioredis-client.js';
 import { calendarDayYear } from './request/iso-timestamp.js';
 
+// Each option is written once here, with its documentation, and once in the check tables below; its
+// default is in DEFAULT_OPTIONS. The tables are typed from these interfaces, so an option added here
+// fails to compile until it has a check and, if optional, a default.
+
 /** A host entity exposed under /v1 (see the README, "Host resources"). */
 export interface ResourceDefinition<T = object> {
-  /** URL segment: `GET /v1/<path>` and `GET /v1/<path>/:id`. */
+  /**
+   * URL segment: `GET /v1/<path>` and `GET /v1/<path>/:id`. Lowercase letters, digits and `_`,
+   * starting with a letter; not one of the module's own (`events`, `webhook_endpoints`, `ping`,
+   * `me`), nor another resource's. Required.
+   */
   path: string;
+  /** The TypeORM entity class listed; it must be one of the host's DataSource entities. Required. */
   entity: Type<T>;
-  /** The `object` value of each item, e.g. `session`. */
+  /** The `object` value of each item, e.g. `session`. A non-empty string. Required. */
   object: string;
+  /** The scope an API key needs for the resource's list and retrieve routes. Required. */
   scope: Scope;
-  /** Entity properties clients may filter on with `?<snake_case>=value`. */
+  /**
+   * Entity properties clients may filter on with `?<snake_case>=value`, each a column of a type a
+   * query string can carry (text, numbers, boolean, timestamp, date, uuid, enum).
+   * @default []
+   */
   filters?: string[];
-  /** Renames of the four properties the module relies on. */
+  /**
+   * Renames of the four properties the module relies on, for an entity whose own are named
+   * otherwise; each names an entity property.
+   * @default { id: 'id', accountId: 'accountId', livemode: 'livemode', createdAt: 'createdAt' }
+   */
   columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
   /**
-   * The public shape; by default the entity's fields that class-transformer keeps in its plain
-   * object (no `@Exclude()`d one), in snake_case with `object` added. A method,
-   * so that a definition typed with its entity (`ResourceDefinition<Session>`) is one of the
-   * `resources` forRoot takes.
+   * The public shape of one item; `id` and `object` are set by the module over whatever it returns.
+   * By default the entity's fields that class-transformer keeps in its plain object (no
+   * `@Exclude()`d one), in snake_case. A method, so that a definition typed with its entity
+   * (`ResourceDefinition<Session>`) is one of the `resources` forRoot takes.
    */
   toJSON?(row: T): Record<string, unknown>;
 }
 
+/** How webhooks are sent, retried and recorded. */
 export interface WebhookOptions {
-  /** Total time budget of one attempt, connect included. Default 10,000. */
-  timeoutMs?: number;
-  /** Delays before attempts 2, 3, ...; the first attempt runs at once. */
+  /**
+   * Delays before attempts 2, 3, ..., in milliseconds (the first attempt runs at once), each
+   * non-negative and at most 100 years; a delivery fails for good after the last. Each is jittered
+   * by up to 20 % either way. The default is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.
+   * @default [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]
+   */
   retryScheduleMs?: number[];
-  /** Development and tests only: allows http:// and private or loopback targets. */
+  /**
+   * Development and tests only: allows `http://` URLs and private or loopback targets, which are
+   * refused otherwise.
+   * @default false
+   */
   allowInsecureUrls?: boolean;
   /**
-   * Sends in flight per worker process, which holds at most 16 times as many claimed deliveries, or
-   * one `batchSize` when that is more. Default 50.
+   * Total time budget of one attempt in milliseconds: DNS, connect, TLS, headers and body. At most
+   * 2³¹−1 (about 24.8 days), the longest timer Node keeps.
+   * @default 10_000
+   */
+  timeoutMs?: number;
+  /**
+   * Sends in flight per worker process, shared fairly between accounts and endpoints. A worker
+   * holds at most 16 times as many claimed deliveries, or one `batchSize` when that is more.
+   * @default 50
    */
   concurrency?: number;
-  /** Deliveries per queue job, and the most outcomes recorded together. Default 200, at most 32,762. */
+  /**
+   * Deliveries per queue job, and the most outcomes recorded in one statement. At most 32,762: a
+   * batch is claimed in one statement, and SQLite binds at most 32,766 values in one.
+   * @default 200
+   */
   batchSize?: number;
-  /** How often a worker looks for due deliveries no job carries (Redis flushed or down). Default 30,000. */
+  /**
+   * How often, in milliseconds, a worker looks for due deliveries no queue job carries (Redis
+   * flushed or away) and queues them again. At most 2³¹−1.
+   * @default 30_000
+   */
   sweepIntervalMs?: number;
-  /** An endpoint failing every attempt for this long is disabled. Default 5 days. */
+  /**
+   * How long, in milliseconds, an endpoint may fail every attempt before it is disabled.
+   * @default 432_000_000 (5 days)
+   */
   disableAfterMs?: number;
-  /** Webhook endpoints one account may have in each mode (every event fans out to all of them). Default 100. */
+  /**
+   * Webhook endpoints one account may have in each mode (every event fans out to all of them); one
+   * more is refused with 409 `conflict`.
+   * @default 100
+   */
   maxEndpoints?: number;
 }
 
@@ -53,67 +103,123 @@ export interface WebhookOptions {
  * Express's `trust proxy`); past them its requests are refused until the window ends.
  */
 export interface FailedAuthenticationLimit {
-  /** Default 100. */
+  /**
+   * Requests with an unknown or revoked key an address may make in a window before all its requests
+   * get 429.
+   * @default 100
+   */
   limit?: number;
-  /** Default 60,000. */
+  /**
+   * The window in milliseconds, from the address's first failure in it.
+   * @default 60_000
+   */
   windowMs?: number;
 }
 
 /** Requests per second an API key may make, per mode; a key's bucket holds one second's worth. */
 export interface RateLimitOptions {
-  /** Default 100, as Stripe allows a live key. */
+  /**
+   * Requests per second for a live key, as Stripe allows one.
+   * @default 100
+   */
   live?: number;
-  /** Default 25, as Stripe allows a test key. */
+  /**
+   * Requests per second for a test key, as Stripe allows one.
+   * @default 25
+   */
   test?: number;
-  /** Off by default: a limit per client address on requests with an unknown or revoked key. */
+  /**
+   * A limit per client address on requests with an unknown or revoked key; `{}` turns it on with
+   * its fields' defaults, `false` leaves it off.
+   * @default false
+   */
   failedAuthentications?: FailedAuthenticationLimit | false;
 }
 
-/** The rate limits after validation, with every default filled in. */
-export interface ResolvedRateLimit {
-  live: number;
-  test: number;
-  failedAuthentications: Required<FailedAuthenticationLimit> | false;
-}
-
+/** What forRoot and a forRootAsync factory take (besides `resources`, given to forRoot itself). */
 export interface InterviewApiModuleOptions {
+  /**
+   * The prefix of every API key: 2 to 16 lowercase letters or digits, the first a letter. Keys look
+   * like `<keyPrefix>_test_...` and `<keyPrefix>_live_...`. Required.
+   */
   keyPrefix: string;
+  /**
+   * At least 32 characters: the secret list cursors are signed with (by a key derived from it), so
+   * that a client cannot forge one. Required.
+   */
   cursorSecret: string;
+  /**
+   * ioredis options, or an ioredis instance whose options the module opens its own connections
+   * from. One server, not a Cluster, and no `keyPrefix` (BullMQ refuses one: use `queuePrefix`).
+   * Required.
+   */
   redis: RedisOptions | Redis;
+  /**
+   * Letters, digits, `.`, `_` or `-`: the webhook user-agent is `<serviceName>-Webhooks/1.0`, and the
+   * realm of a 401's `WWW-Authenticate` is this.
+   * @default 'Interview'
+   */
   serviceName?: string;
+  /**
+   * A date `YYYY-MM-DD`, stamped on every event as its `api_version`.
+   * @default '2026-11-21'
+   */
   apiVersion?: string;
+  /**
+   * The host's event types, on top of `result.ready`, `result.updated` and `webhook.test`: dotted
+   * lowercase names such as `session.completed`, of at most 128 characters.
+   * @default []
+   */
   eventTypes?: string[];
-  webhooks?: WebhookOptions;
+  /**
+   * Whether this process sends webhooks: `false` serves the API and publishes events, and leaves the
+   * sending to other processes.
+   * @default true
+   */
   worker?: boolean;
-  /** Prefix of the module's BullMQ keys in Redis. Default `interview-api`. */
+  /**
+   * Letters, digits, `_` or `-`: the prefix of the module's keys in Redis (rate limits, and the
+   * queue, under `<queuePrefix>:<installation id>:`).
+   * @default 'interview-api'
+   */
   queuePrefix?: string;
-  /** Age after which events and their deliveries are purged. Default 30 days, at most 100 years. */
+  /**
+   * Age in milliseconds after which events are hidden, and purged hourly with their deliveries. At
+   * most 100 years.
+   * @default 2_592_000_000 (30 days)
+   */
   eventRetentionMs?: number;
-  /** The largest event `publish` takes, in bytes of its JSON. Default 262,144 (256 KiB). */
+  /**
+   * The largest event `publish` takes, in bytes of its JSON. At most 1 MiB (1,048,576).
+   * @default 262_144 (256 KiB)
+   */
   maxEventBytes?: number;
-  /** Per-key request rates on /v1, shared by every process on the Redis; `false` turns them off. */
+  /** The delivery settings, each optional. */
+  webhooks?: WebhookOptions;
+  /**
+   * Per-key request rates on /v1, shared by every process on the Redis; `false` turns every limit
+   * off.
+   * @default { live: 100, test: 25, failedAuthentications: false }
+   */
   rateLimit?: RateLimitOptions | false;
 }
 
-export const BUILT_IN_EVENT_TYPES = ['result.ready', 'result.updated', 'webhook.test'] as const;
-const DEFAULT_API_VERSION = '2026-11-21';
-const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** The rate limits after validation, with every default filled in. */
+export interface ResolvedRateLimit extends Required<Omit<RateLimitOptions, 'failedAuthentications'>> {
+  failedAuthentications: Required<FailedAuthenticationLimit> | false;
+}
 
 /** The options after validation, with every default filled in. */
-export interface ResolvedOptions {
-  keyPrefix: string;
-  cursorSecret: string;
-  redis: RedisOptions | Redis;
-  serviceName: string;
-  apiVersion: string;
+export interface ResolvedOptions extends Required<
+  Omit<InterviewApiModuleOptions, 'eventTypes' | 'webhooks' | 'rateLimit'>
+> {
+  /** The built-in event types, then the host's. */
   eventTypes: readonly string[];
   webhooks: Required<WebhookOptions>;
-  worker: boolean;
-  queuePrefix: string;
-  eventRetentionMs: number;
-  maxEventBytes: number;
   rateLimit: ResolvedRateLimit | false;
 }
+
+export const BUILT_IN_EVENT_TYPES = ['result.ready', 'result.updated', 'webhook.test'] as const;
 
 export class InvalidModuleOptionsError extends Error {
   constructor(option: string, problem: string) {
@@ -122,45 +228,50 @@ export class InvalidModuleOptionsError extends Error {
   }
 }
 
-const TOP_LEVEL_OPTIONS: ReadonlySet<string> = new Set([
-  'keyPrefix',
-  'cursorSecret',
-  'redis',
-  'serviceName',
-  'apiVersion',
-  'eventTypes',
-  'webhooks',
-  'worker',
-  'queuePrefix',
-  'eventRetentionMs',
-  'maxEventBytes',
-  'rateLimit',
-]);
-const WEBHOOK_OPTIONS: ReadonlySet<string> = new Set([
-  'timeoutMs',
-  'retryScheduleMs',
-  'allowInsecureUrls',
-  'concurrency',
-  'batchSize',
-  'sweepIntervalMs',
-  'disableAfterMs',
-  'maxEndpoints',
-]);
-const RATE_LIMIT_OPTIONS: ReadonlySet<string> = new Set(['live', 'test', 'failedAuthentications']);
-const FAILED_AUTHENTICATION_OPTIONS: ReadonlySet<string> = new Set(['limit', 'windowMs']);
-const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
-  'path',
-  'entity',
-  'object',
-  'scope',
-  'filters',
-  'columns',
-  'toJSON',
-]);
+/** The optional fields of T. */
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+
+/** What a default of type V may be: arrays are read-only in DEFAULT_OPTIONS. */
+type DefaultOf<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+
+/**
+ * The defaults of T's optional fields, by their paths under `Prefix`; `Without` are the fields that
+ * have none of their own (objects of options whose fields have theirs, or a behaviour).
+ */
+type DefaultsOf<T, Prefix extends string, Without extends keyof T = never> = {
+  readonly [K in Exclude<OptionalKeys<T>, Without> & string as `${Prefix}${K}`]-?: DefaultOf<
+    Exclude<T[K], undefined>
+  >;
+};
+
+/** Every default DEFAULT_OPTIONS must hold: an optional option added without one fails to compile. */
+type OptionDefaults = DefaultsOf<InterviewApiModuleOptions, '', 'webhooks' | 'rateLimit'> &
+  DefaultsOf<WebhookOptions, 'webhooks.'> &
+  DefaultsOf<RateLimitOptions, 'rateLimit.'> &
+  DefaultsOf<FailedAuthenticationLimit, 'rateLimit.failedAuthentications.'> &
+  // toJSON's default is a behaviour (toResourceView), not a value.
+  DefaultsOf<ResourceDefinition, 'resources.', 'toJSON'> & {
+    readonly resources: readonly ResourceDefinition[];
+  };
+
+const DEFAULTS: OptionDefaults = DEFAULT_OPTIONS;
+
+/**
+ * Checks one option and returns it resolved, or throws InvalidModuleOptionsError naming `option`.
+ * `value` is the option as given, or its default when it is absent (undefined); `fallback` is its
+ * default either way, for the options that take null as absent too.
+ */
+type OptionCheck<R> = (value: unknown, option: string, fallback: unknown) => R;
+
+/** A check of each field of an object of options, in the order they are checked. */
+type OptionChecks<Given, Resolved extends Record<keyof Given, unknown>> = {
+  readonly [K in keyof Given]-?: OptionCheck<Resolved[K]>;
+};
+
+/** Checks one field of a resource definition; `paths` are those of the resources before it. */
+type ResourceCheck = (value: unknown, option: string, paths: Set<string>) => void;
+
 const MIN_CURSOR_SECRET_LENGTH = 32;
-/** The webhook user-agent's and the 401 challenge's name when the host gives none. */
-export const DEFAULT_SERVICE_NAME = 'Interview';
-const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /**
  * More is a mistake (a unit slip, say): some millennia back, the horizon is a time neither an event
  * id nor the databases can hold.
@@ -173,167 +284,329 @@ const MAX_EVENT_RETENTION_MS = 100 * 365 * 24 * 3600 * 1000;
 const MAX_BATCH_SIZE = SQLITE_MAX_BOUND_VALUES - 4;
 /**
  * Receivers commonly refuse larger bodies (Express's JSON parser: 100 KiB by default), and a group
- * commit of 200 events, or a worker's claimed deliveries, multiply it.
+ * commit of MAX_EVENTS_PER_WRITE events, or a worker's claimed deliveries, multiply it.
  */
 const MAX_EVENT_BYTES = 1024 * 1024;
 /** Node fires a timer set for longer at once (after 1 ms), as if it were due. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The type columns of events and deliveries are varchar(128): a longer type could never be published. */
 const MAX_EVENT_TYPE_LENGTH = 128;
-
-/** The properties a resource's `columns` may rename. */
-const RESOURCE_COLUMNS: ReadonlySet<string> = new Set(['id', 'accountId', 'livemode', 'createdAt']);
 /** Paths under /v1 the module serves itself: a resource there would never be reached. */
 const MODULE_PATHS: readonly string[] = ['events', 'webhook_endpoints', 'ping', 'me'];
 
-function rejectUnknown(value: object, known: ReadonlySet<string>, path: string): void {
+/** Edits (insertions, deletions, substitutions) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The known option an unknown `key` was likely meant to be: the closest within two edits, case
+ * aside, keeping at least one of its letters; null when none is that close.
+ */
+function closestKnown(key: string, known: readonly string[]): string | null {
+  let closest: string | null = null;
+  let closestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < closestDistance && distance < key.length) {
+      closest = candidate;
+      closestDistance = distance;
+    }
+  }
+  return closest;
+}
+
+/** Refuses a key of `value` that is no key of `checks` (a table, or any object of the known keys). */
+function rejectUnknown(value: object, checks: object, path: string): void {
+  const known = Object.keys(checks);
   for (const key of Object.keys(value)) {
-    if (!known.has(key)) throw new InvalidModuleOptionsError(`${path}${key}`, 'is not a known option.');
+    if (known.includes(key)) continue;
+    const closest = closestKnown(key, known);
+    const hint = closest === null ? '' : ` Did you mean "${path}${closest}"?`;
+    throw new InvalidModuleOptionsError(`${path}${key}`, `is not a known option.${hint}`);
   }
 }
 
-function positiveInteger(value: unknown, option: string, fallback: number): number {
-  if (value === undefined) return fallback;
+/** Checks each field of `given` with its row of `checks`, in the table's order, after unknown keys. */
+function checkFields<Given, Resolved extends Record<keyof Given, unknown>>(
+  given: unknown,
+  checks: OptionChecks<Given, Resolved>,
+  path: string,
+): Resolved {
+  rejectUnknown(Object(given), checks, path);
+  const fields = given as Record<string, unknown>;
+  const defaults: Readonly<Record<string, unknown>> = DEFAULTS;
+  const resolved: Record<string, unknown> = {};
+  for (const [key, check] of Object.entries<OptionCheck<unknown>>(checks)) {
+    const fallback = defaults[`${path}${key}`];
+    resolved[key] = check(fields[key] === undefined ? fallback : fields[key], `${path}${key}`, fallback);
+  }
+  return resolved as Resolved;
+}
+
+function positiveInteger(value: unknown, option: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
     throw new InvalidModuleOptionsError(option, 'must be a positive integer.');
   }
   return value;
 }
 
-/** A positive integer of at most `max`; `limit` says what the most is, and why. */
-function positiveIntegerAtMost(
-  value: unknown,
-  option: string,
-  fallback: number,
-  max: number,
-  limit: string,
-): number {
-  const integer = positiveInteger(value, option, fallback);
-  if (integer > max) throw new InvalidModuleOptionsError(option, `must be at most ${limit}.`);
-  return integer;
+/** A check of a positive integer of at most `max`; `limit` says what the most is, and why. */
+function positiveIntegerAtMost(max: number, limit: string): OptionCheck<number> {
+  return (value, option) => {
+    const integer = positiveInteger(value, option);
+    if (integer > max) throw new InvalidModuleOptionsError(option, `must be at most ${limit}.`);
+    return integer;
+  };
 }
 
 /** A positive integer of milliseconds that a Node timer can wait for. */
-function timerMs(value: unknown, option: string, fallback: number): number {
-  return positiveIntegerAtMost(
-    value,
-    option,
-    fallback,
-    MAX_TIMER_MS,
-    `${MAX_TIMER_MS} ms (about 24.8 days): Node fires a longer timer at once`,
-  );
+const timerMs = positiveIntegerAtMost(
+  MAX_TIMER_MS,
+  `${MAX_TIMER_MS} ms (about 24.8 days): Node fires a longer timer at once`,
+);
+
+function boolean(value: unknown, option: string): boolean {
+  if (typeof value !== 'boolean') throw new InvalidModuleOptionsError(option, 'must be a boolean.');
+  return value;
 }
 
-function resolveWebhooks(webhooks: WebhookOptions | undefined): Required<WebhookOptions> {
-  const given = webhooks ?? {};
-  rejectUnknown(given, WEBHOOK_OPTIONS, 'webhooks.');
-  const schedule = given.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
-  // A delay beyond the longest retention is a unit slip, and one beyond a Date's range could never
-  // be written as a delivery's next attempt.
-  if (
-    !Array.isArray(schedule) ||
-    schedule.some((ms) => !Number.isInteger(ms) || ms < 0 || ms > MAX_EVENT_RETENTION_MS)
-  ) {
-    throw new InvalidModuleOptionsError(
-      'webhooks.retryScheduleMs',
-      'must be an array of non-negative integer delays of at most 100 years.',
-    );
-  }
-  if (given.allowInsecureUrls !== undefined && typeof given.allowInsecureUrls !== 'boolean') {
-    throw new InvalidModuleOptionsError('webhooks.allowInsecureUrls', 'must be a boolean.');
-  }
-  return {
-    timeoutMs: timerMs(given.timeoutMs, 'webhooks.timeoutMs', 10_000),
-    retryScheduleMs: [...schedule],
-    allowInsecureUrls: given.allowInsecureUrls ?? false,
-    concurrency: positiveInteger(given.concurrency, 'webhooks.concurrency', 50),
-    batchSize: positiveIntegerAtMost(
-      given.batchSize,
-      'webhooks.batchSize',
-      200,
-      MAX_BATCH_SIZE,
-      `${MAX_BATCH_SIZE} (a batch is claimed in one statement, and SQLite binds at most ${SQLITE_MAX_BOUND_VALUES} values in one)`,
-    ),
-    sweepIntervalMs: timerMs(given.sweepIntervalMs, 'webhooks.sweepIntervalMs', 30_000),
-    disableAfterMs: positiveInteger(given.disableAfterMs, 'webhooks.disableAfterMs', 5 * 24 * 3600 * 1000),
-    maxEndpoints: positiveInteger(given.maxEndpoints, 'webhooks.maxEndpoints', 100),
-  };
-}
+const FAILED_AUTHENTICATION_CHECKS: OptionChecks<
+  FailedAuthenticationLimit,
+  Required<FailedAuthenticationLimit>
+> = {
+  limit: positiveInteger,
+  windowMs: positiveInteger,
+};
 
-function resolveRateLimit(rateLimit: RateLimitOptions | false | undefined): ResolvedRateLimit | false {
-  if (rateLimit === false) return false;
-  if (rateLimit !== undefined && (rateLimit === null || typeof rateLimit !== 'object')) {
-    throw new InvalidModuleOptionsError(
-      'rateLimit',
-      'must be { live?, test?, failedAuthentications? } or false.',
-    );
-  }
-  const given = rateLimit ?? {};
-  rejectUnknown(given, RATE_LIMIT_OPTIONS, 'rateLimit.');
-  return {
-    live: positiveInteger(given.live, 'rateLimit.live', 100),
-    test: positiveInteger(given.test, 'rateLimit.test', 25),
-    failedAuthentications: resolveFailedAuthentications(given.failedAuthentications),
-  };
-}
+const RATE_LIMIT_CHECKS: OptionChecks<RateLimitOptions, ResolvedRateLimit> = {
+  live: positiveInteger,
+  test: positiveInteger,
+  failedAuthentications: (value, option) => {
+    if (value === false) return false;
+    if (value === null || typeof value !== 'object') {
+      throw new InvalidModuleOptionsError(option, 'must be { limit?, windowMs? } or false.');
+    }
+    return checkFields(value, FAILED_AUTHENTICATION_CHECKS, `${option}.`);
+  },
+};
 
-function resolveFailedAuthentications(
-  given: FailedAuthenticationLimit | false | undefined,
-): Required<FailedAuthenticationLimit> | false {
-  if (given === undefined || given === false) return false;
-  const option = 'rateLimit.failedAuthentications';
-  if (given === null || typeof given !== 'object') {
-    throw new InvalidModuleOptionsError(option, 'must be { limit?, windowMs? } or false.');
-  }
-  rejectUnknown(given, FAILED_AUTHENTICATION_OPTIONS, `${option}.`);
-  return {
-    limit: positiveInteger(given.limit, `${option}.limit`, 100),
-    windowMs: positiveInteger(given.windowMs, `${option}.windowMs`, 60_000),
-  };
-}
+const WEBHOOK_CHECKS: OptionChecks<WebhookOptions, Required<WebhookOptions>> = {
+  retryScheduleMs: (value, option, fallback) => {
+    const schedule = value ?? fallback;
+    // A delay beyond the longest retention is a unit slip, and one beyond a Date's range could never
+    // be written as a delivery's next attempt.
+    if (
+      !Array.isArray(schedule) ||
+      schedule.some((ms) => !Number.isInteger(ms) || ms < 0 || ms > MAX_EVENT_RETENTION_MS)
+    ) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must be an array of non-negative integer delays of at most 100 years.',
+      );
+    }
+    return [...(schedule as number[])];
+  },
+  allowInsecureUrls: boolean,
+  timeoutMs: timerMs,
+  concurrency: positiveInteger,
+  batchSize: positiveIntegerAtMost(
+    MAX_BATCH_SIZE,
+    `${MAX_BATCH_SIZE} (a batch is claimed in one statement, and SQLite binds at most ${SQLITE_MAX_BOUND_VALUES} values in one)`,
+  ),
+  sweepIntervalMs: timerMs,
+  disableAfterMs: positiveInteger,
+  maxEndpoints: positiveInteger,
+};
+
+const OPTION_CHECKS: OptionChecks<InterviewApiModuleOptions, ResolvedOptions> = {
+  keyPrefix: (value, option) => {
+    if (typeof value !== 'string' || !/^[a-z][a-z0-9]{1,15}$/.test(value)) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must be 2 to 16 lowercase letters or digits, starting with a letter (keys look like <keyPrefix>_live_...).',
+      );
+    }
+    return value;
+  },
+  cursorSecret: (value, option) => {
+    if (typeof value !== 'string' || value.length < MIN_CURSOR_SECRET_LENGTH) {
+      throw new InvalidModuleOptionsError(
+        option,
+        `must be a string of at least ${MIN_CURSOR_SECRET_LENGTH} characters (it signs list cursors).`,
+      );
+    }
+    return value;
+  },
+  redis: (value, option) => {
+    if (value === null || typeof value !== 'object') {
+      throw new InvalidModuleOptionsError(option, 'must be ioredis options or an ioredis instance.');
+    }
+    // The module opens connections of its own from the instance's options: a Cluster's are no
+    // single server's, and would silently connect to localhost.
+    if (isIoredisCluster(value)) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must be a single Redis server: a Cluster is not supported.',
+      );
+    }
+    const redis = value as RedisOptions | Redis;
+    const redisOptions = isIoredisClient(redis) ? redis.options : redis;
+    if (redisOptions.keyPrefix) {
+      throw new InvalidModuleOptionsError(
+        `${option}.keyPrefix`,
+        'is not supported: BullMQ refuses ioredis key prefixes. Use the queuePrefix option instead.',
+      );
+    }
+    return redis;
+  },
+  apiVersion: (value, option, fallback) => {
+    const apiVersion = value ?? fallback;
+    if (calendarDayYear(String(apiVersion)) === null) {
+      throw new InvalidModuleOptionsError(option, 'must be a date in the form YYYY-MM-DD.');
+    }
+    return apiVersion as string;
+  },
+  serviceName: (value, option, fallback) => {
+    const serviceName = value ?? fallback;
+    if (typeof serviceName !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(serviceName)) {
+      throw new InvalidModuleOptionsError(option, 'must be a token of letters, digits, ".", "_" or "-".');
+    }
+    return serviceName;
+  },
+  eventTypes: (value, option, fallback) => {
+    const hostTypes = value ?? fallback;
+    if (
+      !Array.isArray(hostTypes) ||
+      hostTypes.some(
+        (t) =>
+          typeof t !== 'string' || t.length > MAX_EVENT_TYPE_LENGTH || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(t),
+      )
+    ) {
+      throw new InvalidModuleOptionsError(
+        option,
+        `must be dotted lowercase names such as "session.completed", of at most ${MAX_EVENT_TYPE_LENGTH} characters.`,
+      );
+    }
+    return [...new Set<string>([...BUILT_IN_EVENT_TYPES, ...(hostTypes as string[])])];
+  },
+  worker: boolean,
+  queuePrefix: (value, option, fallback) => {
+    const queuePrefix = value ?? fallback;
+    if (typeof queuePrefix !== 'string' || !/^[A-Za-z0-9_-]+$/.test(queuePrefix)) {
+      throw new InvalidModuleOptionsError(option, 'must be letters, digits, "_" or "-".');
+    }
+    return queuePrefix;
+  },
+  webhooks: (value, option) => checkFields(value ?? {}, WEBHOOK_CHECKS, `${option}.`),
+  eventRetentionMs: positiveIntegerAtMost(MAX_EVENT_RETENTION_MS, `100 years (${MAX_EVENT_RETENTION_MS} ms)`),
+  maxEventBytes: positiveIntegerAtMost(
+    MAX_EVENT_BYTES,
+    `${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to ${MAX_EVENTS_PER_WRITE} in one statement, and a worker holds its claimed deliveries' bodies in memory`,
+  ),
+  rateLimit: (value, option) => {
+    if (value === false) return false;
+    if (value !== undefined && (value === null || typeof value !== 'object')) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must be { live?, test?, failedAuthentications? } or false.',
+      );
+    }
+    return checkFields(value ?? {}, RATE_LIMIT_CHECKS, `${option}.`);
+  },
+};
+
+/** The properties a resource's `columns` may rename. */
+const RESOURCE_COLUMNS: { readonly [K in keyof NonNullable<ResourceDefinition['columns']>]-?: true } = {
+  id: true,
+  accountId: true,
+  livemode: true,
+  createdAt: true,
+};
+
+const RESOURCE_CHECKS: { readonly [K in keyof ResourceDefinition]-?: ResourceCheck } = {
+  path: (value, option, paths) => {
+    if (typeof value !== 'string' || !/^[a-z][a-z0-9_]*$/.test(value)) {
+      throw new InvalidModuleOptionsError(option, 'must be a lowercase URL segment such as "sessions".');
+    }
+    if (paths.has(value)) throw new InvalidModuleOptionsError(option, 'is declared twice.');
+    if (MODULE_PATHS.includes(value)) {
+      throw new InvalidModuleOptionsError(option, `is a route of the module (/v1/${value}).`);
+    }
+    paths.add(value);
+  },
+  entity: (value, option) => {
+    if (typeof value !== 'function') throw new InvalidModuleOptionsError(option, 'must be an entity class.');
+  },
+  object: (value, option) => {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new InvalidModuleOptionsError(option, 'must be a non-empty string.');
+    }
+  },
+  scope: (value, option) => {
+    if (!isScope(value)) throw new InvalidModuleOptionsError(option, 'must be one of SCOPES.');
+  },
+  filters: (value, option) => {
+    if (value !== undefined && !(Array.isArray(value) && value.every((f) => typeof f === 'string'))) {
+      throw new InvalidModuleOptionsError(option, 'must be a list of entity property names.');
+    }
+  },
+  columns: (value, option) => {
+    if (value === undefined) return;
+    if (
+      value === null ||
+      typeof value !== 'object' ||
+      Object.values(value).some((c) => typeof c !== 'string')
+    ) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must map id, accountId, livemode or createdAt to property names.',
+      );
+    }
+    rejectUnknown(value, RESOURCE_COLUMNS, `${option}.`);
+  },
+  toJSON: (value, option) => {
+    if (value !== undefined && typeof value !== 'function') {
+      throw new InvalidModuleOptionsError(option, 'must be a function.');
+    }
+  },
+};
+
+/**
+ * The check tables by the path of the object of options they check (`''` for the options
+ * themselves, `resources` for each resource definition): what the module accepts, for its tests.
+ */
+export const OPTION_CHECK_TABLES: Readonly<Record<string, object>> = {
+  '': OPTION_CHECKS,
+  webhooks: WEBHOOK_CHECKS,
+  rateLimit: RATE_LIMIT_CHECKS,
+  'rateLimit.failedAuthentications': FAILED_AUTHENTICATION_CHECKS,
+  resources: RESOURCE_CHECKS,
+};
 
 /** Host resources are given to forRoot/forRootAsync directly: they decide which routes exist. */
 export function resolveResources(resources: ResourceDefinition[] | undefined): ResourceDefinition[] {
-  if (resources === undefined) return [];
+  if (resources === undefined) return [...DEFAULTS.resources];
   if (!Array.isArray(resources)) throw new InvalidModuleOptionsError('resources', 'must be an array.');
   const paths = new Set<string>();
   resources.forEach((resource, index) => {
     const at = `resources[${index}].`;
-    rejectUnknown(resource, RESOURCE_OPTIONS, at);
-    if (typeof resource.path !== 'string' || !/^[a-z][a-z0-9_]*$/.test(resource.path)) {
-      throw new InvalidModuleOptionsError(`${at}path`, 'must be a lowercase URL segment such as "sessions".');
-    }
-    if (paths.has(resource.path)) throw new InvalidModuleOptionsError(`${at}path`, 'is declared twice.');
-    if (MODULE_PATHS.includes(resource.path)) {
-      throw new InvalidModuleOptionsError(`${at}path`, `is a route of the module (/v1/${resource.path}).`);
-    }
-    paths.add(resource.path);
-    if (typeof resource.entity !== 'function') {
-      throw new InvalidModuleOptionsError(`${at}entity`, 'must be an entity class.');
-    }
-    if (typeof resource.object !== 'string' || resource.object.length === 0) {
-      throw new InvalidModuleOptionsError(`${at}object`, 'must be a non-empty string.');
-    }
-    if (!isScope(resource.scope)) throw new InvalidModuleOptionsError(`${at}scope`, 'must be one of SCOPES.');
-    const { filters, columns, toJSON } = resource as unknown as Partial<Record<string, unknown>>;
-    if (filters !== undefined && !(Array.isArray(filters) && filters.every((f) => typeof f === 'string'))) {
-      throw new InvalidModuleOptionsError(`${at}filters`, 'must be a list of entity property names.');
-    }
-    if (
-      columns !== undefined &&
-      (columns === null ||
-        typeof columns !== 'object' ||
-        Object.values(columns).some((c) => typeof c !== 'string'))
-    ) {
-      throw new InvalidModuleOptionsError(
-        `${at}columns`,
-        'must map id, accountId, livemode or createdAt to property names.',
-      );
-    }
-    if (columns) rejectUnknown(columns as object, RESOURCE_COLUMNS, `${at}columns.`);
-    if (toJSON !== undefined && typeof toJSON !== 'function') {
-      throw new InvalidModuleOptionsError(`${at}toJSON`, 'must be a function.');
-    }
+    rejectUnknown(resource, RESOURCE_CHECKS, at);
+    const fields = resource as unknown as Record<string, unknown>;
+    for (const [key, check] of Object.entries<ResourceCheck>(RESOURCE_CHECKS))
+      check(fields[key], `${at}${key}`, paths);
   });
   return resources;
 }
@@ -349,92 +622,5 @@ export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOpti
       'must be given to forRootAsync itself, not returned by useFactory.',
     );
   }
-  rejectUnknown(options, TOP_LEVEL_OPTIONS, '');
-  if (typeof options.keyPrefix !== 'string' || !/^[a-z][a-z0-9]{1,15}$/.test(options.keyPrefix)) {
-    throw new InvalidModuleOptionsError(
-      'keyPrefix',
-      'must be 2 to 16 lowercase letters or digits, starting with a letter (keys look like <keyPrefix>_live_...).',
-    );
-  }
-  if (typeof options.cursorSecret !== 'string' || options.cursorSecret.length < MIN_CURSOR_SECRET_LENGTH) {
-    throw new InvalidModuleOptionsError(
-      'cursorSecret',
-      `must be a string of at least ${MIN_CURSOR_SECRET_LENGTH} characters (it signs list cursors).`,
-    );
-  }
-  if (options.redis === null || typeof options.redis !== 'object') {
-    throw new InvalidModuleOptionsError('redis', 'must be ioredis options or an ioredis instance.');
-  }
-  // The module opens connections of its own from the instance's options: a Cluster's are no
-  // single server's, and would silently connect to localhost.
-  if (isIoredisCluster(options.redis)) {
-    throw new InvalidModuleOptionsError(
-      'redis',
-      'must be a single Redis server: a Cluster is not supported.',
-    );
-  }
-  const redisOptions = isIoredisClient(options.redis) ? options.redis.options : options.redis;
-  if (redisOptions.keyPrefix) {
-    throw new InvalidModuleOptionsError(
-      'redis.keyPrefix',
-      'is not supported: BullMQ refuses ioredis key prefixes. Use the queuePrefix option instead.',
-    );
-  }
-  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-  if (calendarDayYear(String(apiVersion)) === null) {
-    throw new InvalidModuleOptionsError('apiVersion', 'must be a date in the form YYYY-MM-DD.');
-  }
-  const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME;
-  if (typeof serviceName !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(serviceName)) {
-    throw new InvalidModuleOptionsError(
-      'serviceName',
-      'must be a token of letters, digits, ".", "_" or "-".',
-    );
-  }
-  const hostTypes = options.eventTypes ?? [];
-  if (
-    !Array.isArray(hostTypes) ||
-    hostTypes.some(
-      (t) =>
-        typeof t !== 'string' || t.length > MAX_EVENT_TYPE_LENGTH || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(t),
-    )
-  ) {
-    throw new InvalidModuleOptionsError(
-      'eventTypes',
-      `must be dotted lowercase names such as "session.completed", of at most ${MAX_EVENT_TYPE_LENGTH} characters.`,
-    );
-  }
-  if (options.worker !== undefined && typeof options.worker !== 'boolean') {
-    throw new InvalidModuleOptionsError('worker', 'must be a boolean.');
-  }
-  const queuePrefix = options.queuePrefix ?? 'interview-api';
-  if (typeof queuePrefix !== 'string' || !/^[A-Za-z0-9_-]+$/.test(queuePrefix)) {
-    throw new InvalidModuleOptionsError('queuePrefix', 'must be letters, digits, "_" or "-".');
-  }
-  return {
-    keyPrefix: options.keyPrefix,
-    cursorSecret: options.cursorSecret,
-    redis: options.redis,
-    serviceName,
-    apiVersion,
-    eventTypes: [...new Set([...BUILT_IN_EVENT_TYPES, ...hostTypes])],
-    webhooks: resolveWebhooks(options.webhooks),
-    worker: options.worker ?? true,
-    queuePrefix,
-    eventRetentionMs: positiveIntegerAtMost(
-      options.eventRetentionMs,
-      'eventRetentionMs',
-      DEFAULT_EVENT_RETENTION_MS,
-      MAX_EVENT_RETENTION_MS,
-      `100 years (${MAX_EVENT_RETENTION_MS} ms)`,
-    ),
-    maxEventBytes: positiveIntegerAtMost(
-      options.maxEventBytes,
-      'maxEventBytes',
-      256 * 1024,
-      MAX_EVENT_BYTES,
-      `${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to 200 in one statement, and a worker holds its claimed deliveries' bodies in memory`,
-    ),
-    rateLimit: resolveRateLimit(options.rateLimit),
-  };
+  return checkFields(options, OPTION_CHECKS, '');
 }

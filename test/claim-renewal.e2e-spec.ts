@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AttemptEntity, DeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/delivery-store/claim-lease.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/interview-api.tuning.js';
 import type { ClaimedDelivery } from '../lib/delivery-store/claimed-delivery.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { apiClient } from './support/api-client.js';

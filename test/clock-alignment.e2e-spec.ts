@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Clock, CLOCK_TOLERANCE_MS } from '../lib/clock/clock.js';
+import { Clock } from '../lib/clock/clock.js';
 import { ClockAlignment } from '../lib/clock/clock-alignment.js';
-import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { CLAIM_LEASE_MS, CLOCK_TOLERANCE_MS } from '../lib/interview-api.tuning.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { DeliverySweeper } from '../lib/delivery-engine/delivery-sweeper.js';
 import { apiClient } from './support/api-client.js';

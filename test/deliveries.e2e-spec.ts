@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { generateId } from '../lib/identifiers/generate-id.js';
-import { UNINDEXED_FILTER_WINDOW } from '../lib/pagination/paginator.js';
+import { UNINDEXED_FILTER_WINDOW } from '../lib/interview-api.tuning.js';
 import { DeliveryEntity, EventPublisher, type ApiEvent, type DeliveryView } from '../lib/index.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
@@ -16,7 +16,7 @@ import {
   verifiesWith,
 } from './support/webhooks.js';
 
-/** DECISIONS.md, Deliveries: every field of a delivery, in the list and on retrieve. */
+/** docs/api-contract.md, Webhook delivery: every field of a delivery, in the list and on retrieve. */
 const DELIVERY_FIELDS = [
   'attempt',
   'created_at',
@@ -55,7 +55,7 @@ async function newAccount(host: TestHost): Promise<{ accountId: string; client: 
   return { accountId, client: apiClient(host, await host.createKey(accountId, 'test')) };
 }
 
-describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
+describe('deliveries', () => {
   let host: TestHost;
 
   beforeAll(async () => {
@@ -495,7 +495,7 @@ describe('deliveries (seed 2.3, 4.2; DECISIONS.md, Deliveries)', () => {
   });
 });
 
-describe('disabling drops pending retries (seed 3, 4.2 rule 3)', () => {
+describe('disabling drops pending retries', () => {
   let host: TestHost;
 
   beforeAll(async () => {

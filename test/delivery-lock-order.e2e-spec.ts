@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { CLAIM_LEASE_MS } from '../lib/interview-api.tuning.js';
 import type { ClaimedDelivery } from '../lib/delivery-store/claimed-delivery.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { EventRetention } from '../lib/events/event-retention.js';

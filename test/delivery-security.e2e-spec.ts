@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { DeliveryEntity, WebhookEndpointEntity } from '../lib/index.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
-import { ENDPOINT_READ_MAX_AGE_MS } from '../lib/delivery-engine/endpoint-refresher.js';
+import { ENDPOINT_READ_MAX_AGE_MS } from '../lib/interview-api.tuning.js';
 import { generateId } from '../lib/identifiers/generate-id.js';
 import { generateWebhookSecret } from '../lib/signing/index.js';
 import { type ApiClient, apiClient, sleep } from './support/api-client.js';
@@ -29,7 +29,7 @@ afterEach(() => receivers.closeAll());
 
 const finished = (delivery: { status: string }): boolean => delivery.status !== 'pending';
 
-describe('what a receiver gets (seed 5.2, 6.1; DECISIONS.md, Sending)', () => {
+describe('what a receiver gets', () => {
   let host: TestHost;
   let client: ApiClient;
 
@@ -112,7 +112,7 @@ describe('what a receiver gets (seed 5.2, 6.1; DECISIONS.md, Sending)', () => {
   });
 });
 
-describe('an endpoint changed while its delivery waits for a send slot (DECISIONS.md, Endpoints)', () => {
+describe('an endpoint changed while its delivery waits for a send slot', () => {
   let host: TestHost;
   let client: ApiClient;
 
@@ -284,7 +284,7 @@ describe('an endpoint changed while its delivery waits for a send slot (DECISION
   });
 });
 
-describe('hostile or broken receivers (DECISIONS.md, Sending)', () => {
+describe('hostile or broken receivers', () => {
   let host: TestHost;
   let client: ApiClient;
 

@@ -72,7 +72,7 @@ class HostInvitationsController {
   }
 }
 
-describe('the error envelope (seed section 7)', () => {
+describe('the error envelope', () => {
   let host: TestHost;
   let key: string;
 

@@ -20,7 +20,7 @@ const EVENT_FIELDS = ['id', 'object', 'type', 'api_version', 'livemode', 'create
 
 type EventType = 'result.ready' | 'result.updated' | 'session.completed';
 
-describe('events (seed 2.2, 4.3, 6.4)', () => {
+describe('events', () => {
   let host: TestHost;
   let receiver: Receiver;
   let publisher: EventPublisher;
@@ -66,7 +66,7 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
     await receiver.close();
   });
 
-  describe('scope developers:manage (DECISIONS.md: section 4.3 wins over 5.3)', () => {
+  describe('scope developers:manage', () => {
     it('refuses GET /v1/events and GET /v1/events/:id to a key with results:read alone', async () => {
       const { id } = await freshAccount();
       const event = await publish(id);
@@ -83,7 +83,7 @@ describe('events (seed 2.2, 4.3, 6.4)', () => {
   });
 
   describe('GET /v1/events/:id', () => {
-    it('answers exactly the seed 2.2 shape, with api_version from the module options', async () => {
+    it('answers exactly the documented shape, with api_version from the module options', async () => {
       const { id, api } = await freshAccount();
       const resource = { id: 'res_shape', object: 'result', status: 'ready', score: 87, tags: ['a', 'b'] };
       const event = await publisher.publish({

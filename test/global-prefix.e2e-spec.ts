@@ -4,7 +4,7 @@ import { apiClient } from './support/api-client.js';
 import { errorEnvelope } from './support/api-error.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 
-/** DECISIONS.md, Errors: every /v1 error in the envelope, under a host's global prefix too. */
+/** docs/decisions.md, Errors: every /v1 error in the envelope, under a host's global prefix too. */
 describe('under a global prefix (app.setGlobalPrefix)', () => {
   let host: TestHost;
   let key: string;

@@ -21,11 +21,8 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiV1Controller, WebhookEndpointEntity } from '../lib/index.js';
 import { Clock } from '../lib/clock/clock.js';
-import {
-  IDEMPOTENCY_KEY_TTL_MS,
-  IDEMPOTENT_RUN_LEASE_MS,
-  IdempotencyStore,
-} from '../lib/idempotency/idempotency-store.js';
+import { IdempotencyStore } from '../lib/idempotency/idempotency-store.js';
+import { IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENT_RUN_LEASE_MS } from '../lib/interview-api.tuning.js';
 import { requestFingerprint } from '../lib/idempotency/request-fingerprint.js';
 import { sleep } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid } from './support/api-error.js';

@@ -48,7 +48,7 @@ class HostCandidatesController {
 }
 
 /**
- * Bad input gets a clear error in the envelope and changes nothing (DECISIONS.md, Errors), on
+ * Bad input gets a clear error in the envelope and changes nothing (docs/decisions.md, Errors), on
  * PostgreSQL too, which refuses NUL in text: run with DB=postgres as well.
  */
 describe('input hardening', () => {

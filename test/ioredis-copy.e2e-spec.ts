@@ -41,7 +41,7 @@ async function inCopyDb<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
 }
 
 /**
- * MODULE-API "Mounting": `redis` may be the host's ioredis client, also one of another copy of
+ * `redis` (README, Options) may be the host's ioredis client, also one of another copy of
  * ioredis than the module's (a host's own node_modules/ioredis, of another version or nested by
  * npm), which `instanceof` does not recognise.
  */

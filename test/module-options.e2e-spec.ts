@@ -40,7 +40,7 @@ const loose = (options: Record<string, unknown>): InterviewApiModuleOptions =>
 })
 class ConfigModule {}
 
-describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounting")', () => {
+describe('InterviewApiModule options are checked at start-up', () => {
   let db: TestDatabase;
   const dataSources = new OpenedDataSources();
 
@@ -166,6 +166,54 @@ describe('InterviewApiModule options are checked at start-up (MODULE-API "Mounti
     ])('with %s, naming the option', async (_name, option, change) => {
       await expect(boot(() => InterviewApiModule.forRoot(loose({ ...VALID, ...change })))).rejects.toEqual(
         failsNaming(option),
+      );
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['webhooks.allowInsecureUrl', { webhooks: { allowInsecureUrl: true } }, 'webhooks.allowInsecureUrls'],
+      ['webhooks.allowinsecureurls', { webhooks: { allowinsecureurls: true } }, 'webhooks.allowInsecureUrls'],
+      ['cursorSecrets', { cursorSecrets: 'x'.repeat(40) }, 'cursorSecret'],
+      ['webhooks.timeout', { webhooks: { timeout: 5_000 } }, 'webhooks.timeoutMs'],
+      [
+        'rateLimit.failedAuthentications.WINDOWMS',
+        { rateLimit: { failedAuthentications: { WINDOWMS: 1_000 } } },
+        'rateLimit.failedAuthentications.windowMs',
+      ],
+    ])('with the unknown option %s, naming the known one it is close to', async (unknown, change, known) => {
+      await expect(boot(() => InterviewApiModule.forRoot(loose({ ...VALID, ...change })))).rejects.toEqual(
+        expect.objectContaining({
+          name: 'InvalidModuleOptionsError',
+          message: `InterviewApiModule option "${unknown}" is not a known option. Did you mean "${known}"?`,
+        }),
+      );
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['resources[0].filter', { filter: ['status'] }, 'resources[0].filters'],
+      [
+        'resources[0].columns.createdat',
+        { columns: { createdat: 'createdAt' } },
+        'resources[0].columns.createdAt',
+      ],
+    ])('with a resource field %s, naming the known one it is close to', async (unknown, change, known) => {
+      await expect(
+        boot(() =>
+          InterviewApiModule.forRoot({ ...VALID, resources: [loose({ ...SESSIONS, ...change })] as never }),
+        ),
+      ).rejects.toEqual(
+        expect.objectContaining({
+          message: `InterviewApiModule option "${unknown}" is not a known option. Did you mean "${known}"?`,
+        }),
+      );
+    });
+
+    it('with an unknown option close to no known one, suggesting none', async () => {
+      await expect(
+        boot(() => InterviewApiModule.forRoot(loose({ ...VALID, rateLimit: { perSecond: 5 } }))),
+      ).rejects.toEqual(
+        expect.objectContaining({
+          message: 'InterviewApiModule option "rateLimit.perSecond" is not a known option.',
+        }),
       );
     });
 

@@ -24,7 +24,7 @@ const at = (i: number): Date => new Date(T0 + i * MINUTE + i * 7);
 const TIE = new Date(T0 + 15 * MINUTE + 30_000);
 const STATUSES = ['completed', 'scheduled', 'in_progress'];
 
-describe('GET /v1/sessions: list envelope and cursor pagination (seed section 4.4)', () => {
+describe('GET /v1/sessions: list envelope and cursor pagination', () => {
   let host: TestHost;
   let keyA: string;
   let keyALive: string;

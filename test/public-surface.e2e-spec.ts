@@ -6,7 +6,7 @@ import ts from 'typescript';
  * The package as a host's compiler sees it: the declarations `npm run build` would write (emitted
  * here, in memory, with tsconfig.build.json's own options, so that `npm test` needs no dist/ and
  * tests what the next build publishes), and a host's source type-checked against them under strict
- * settings. The host source uses every name MODULE-API.md fixes, in its documented shape, and marks
+ * settings. The host source uses every public name the README documents, in its documented shape, and marks
  * with @ts-expect-error each internal that must not be reachable: an internal that shows up again
  * makes its @ts-expect-error an error of its own.
  */
@@ -253,7 +253,7 @@ function located(diagnostic: ts.Diagnostic): string {
 }
 
 describe('the package root, as a host compiles against it', () => {
-  it('holds every name of MODULE-API.md in its documented shape, and none of the internals', () => {
+  it('holds every public name in its documented shape, and none of the internals', () => {
     const files = emitDeclarations();
     expect(files.has(join(PACKAGE, 'index.d.ts'))).toBe(true);
     files.set(HOST_SOURCE, HOST);

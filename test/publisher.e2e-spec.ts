@@ -14,7 +14,7 @@ import { eventually, Receiver } from './support/receiver.js';
 /** Longer than the sweep interval (1 s) plus a sweep: a delivery that could be sent has been. */
 const QUIET_MS = 2500;
 
-describe('EventPublisher.publish (DECISIONS.md, Events)', () => {
+describe('EventPublisher.publish', () => {
   let host: TestHost;
   let dataSource: DataSource;
   let publisher: EventPublisher;

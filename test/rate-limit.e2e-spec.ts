@@ -22,7 +22,7 @@ class GuardAloneController {
   }
 }
 
-describe('rate limits per API key (DECISIONS.md, Errors: 429 rate_limited)', () => {
+describe('rate limits per API key (429 rate_limited)', () => {
   let host: TestHost;
 
   beforeAll(async () => {

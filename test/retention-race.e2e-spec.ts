@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AttemptEntity, DeliveryEntity, PendingDeliveryEntity } from '../lib/index.js';
-import { CLAIM_LEASE_MS } from '../lib/delivery-store/claim-lease.js';
+import { CLAIM_LEASE_MS } from '../lib/interview-api.tuning.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { recordStatements } from '../lib/delivery-store/bound-statements.js';
 import { SqlDialect } from '../lib/database/sql-dialect.js';

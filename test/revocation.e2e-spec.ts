@@ -3,8 +3,8 @@ import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 
 /**
- * Seed section 5.1 rule 6 and DECISIONS "revoke (effective at once, in every instance of the host
- * sharing the database)": two app instances over one database, as behind a load balancer.
+ * Revocation takes effect at once in every instance of the host sharing the database
+ * (docs/decisions.md, API keys): two app instances over one database, as behind a load balancer.
  */
 describe('revoking a key across app instances', () => {
   let db: TestDatabase;

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { DataSource, Not } from 'typeorm';
 import { AttemptEntity, DeliveryEntity, InvalidModuleOptionsError } from '../lib/index.js';
 import { SQLITE_MAX_BOUND_VALUES, SqlDialect } from '../lib/database/sql-dialect.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/delivery-store/claim-lease.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEWAL_MS } from '../lib/interview-api.tuning.js';
 import { ClaimRenewer } from '../lib/delivery-engine/claim-renewer.js';
 import { DeliveryStore } from '../lib/delivery-store/delivery-store.js';
 import { CLAIMS_PER_RENEWAL, recordStatements } from '../lib/delivery-store/bound-statements.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { UNINDEXED_FILTER_WINDOW } from '../lib/pagination/paginator.js';
+import { UNINDEXED_FILTER_WINDOW } from '../lib/interview-api.tuning.js';
 import { apiClient, walkPages } from './support/api-client.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { SCORE_CARDS, ScoreCardEntity } from './support/score-card.entity.js';

@@ -13,7 +13,7 @@ import {
   TEST_WEBHOOKS,
 } from './support/webhooks.js';
 
-/** DECISIONS.md, Errors: unknown parameters are refused on every route, not only those with a DTO. */
+/** docs/decisions.md, Errors: unknown parameters are refused on every route, not only those with a DTO. */
 describe('unknown parameters on routes that take no body or no query', () => {
   let host: TestHost;
   let client: ApiClient;

@@ -29,7 +29,7 @@ interface DeliveryBody {
   next_attempt_at: string | null;
 }
 
-/** Seed 2.1: every field of an endpoint, and `secret` only where the seed allows it. */
+/** Every field of an endpoint, and `secret` only on create and rotate (docs/api-contract.md). */
 const ENDPOINT_FIELDS = [
   'id',
   'object',
@@ -44,7 +44,7 @@ const ENDPOINT_FIELDS = [
 
 const PATH = '/v1/webhook_endpoints';
 
-/** `whsec_` plus the standard base64 of 24 to 64 random bytes (DECISIONS.md). */
+/** `whsec_` plus the standard base64 of 24 to 64 random bytes (docs/decisions.md). */
 function expectWellFormedSecret(secret: unknown): void {
   expect(typeof secret).toBe('string');
   const text = secret as string;
@@ -63,7 +63,7 @@ function expectNoSecret(body: unknown, ...secrets: string[]): void {
   for (const secret of secrets) expect(text).not.toContain(secret.slice('whsec_'.length));
 }
 
-describe('webhook endpoints (seed 2.1, 4.2)', () => {
+describe('webhook endpoints', () => {
   let host: TestHost;
   let receiver: Receiver;
   /** acct_a, test mode, every scope. */
@@ -146,7 +146,7 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
   });
 
   describe('POST /v1/webhook_endpoints', () => {
-    it('answers 201 with exactly the seed 2.1 fields and a whsec_ secret', async () => {
+    it('answers 201 with exactly the documented fields and a whsec_ secret', async () => {
       const { api: client } = await freshAccount();
       const before = Date.now();
       const res = await client.post(PATH, {
@@ -592,7 +592,7 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
       expect(stored.secret).toBe(rotated.body.secret);
     });
 
-    it('signs the next delivery with the new secret only (seed 4.2 rule 2)', async () => {
+    it('signs the next delivery with the new secret only', async () => {
       const { id: accountId, api: client } = await freshAccount();
       const hook = await Receiver.start();
       try {
@@ -710,7 +710,7 @@ describe('webhook endpoints (seed 2.1, 4.2)', () => {
     });
   });
 
-  describe('disabling or deleting drops pending retries (seed 3, 4.2 rule 3)', () => {
+  describe('disabling or deleting drops pending retries', () => {
     let failing: Receiver;
     let accountId: string;
     let client: ApiClient;

@@ -1,5 +1,7 @@
-/** Addresses remembered at most: past it, expired ones are dropped first, then the earliest counted. */
-const MAX_ADDRESSES = 10_000;
+import {
+  FAILED_AUTHENTICATION_ADDRESSES,
+  FAILED_AUTHENTICATION_WAITING_PER_LIMIT,
+} from '../interview-api.tuning.js';
 
 interface Known {
   /** Failed authentications counted in Redis for the address's window, as last answered. */
@@ -14,19 +16,13 @@ export type LookupAdmission = { started: true } | { started: false; refusedForMs
 const STARTED: LookupAdmission = { started: true };
 
 /**
- * Look-ups that may wait for their turn per address, as a multiple of the limit: past it, a burst
- * is refused at once rather than held in memory.
- */
-const WAITING_PER_LIMIT = 10;
-
-/**
  * What this process knows of each client address's failed authentications (the count Redis last
  * answered for its window) and of its key look-ups in flight. A look-up starts while the two
  * together are under the limit; beyond it, it waits for one in flight to end (up to
- * WAITING_PER_LIMIT times the limit wait): a burst of concurrent requests is held to the limit
- * before their failures have been counted, not only once they have, while a burst of valid keys,
- * whose look-ups count nothing, only waits its turn. Bounded, so that an attacker with many
- * addresses grows it no further than its bound.
+ * FAILED_AUTHENTICATION_WAITING_PER_LIMIT times the limit wait): a burst of concurrent requests is
+ * held to the limit before their failures have been counted, not only once they have, while a burst
+ * of valid keys, whose look-ups count nothing, only waits its turn. Bounded, so that an attacker
+ * with many addresses grows it no further than its bound.
  */
 export class AddressFailures {
   private readonly known = new Map<string, Known>();
@@ -35,7 +31,7 @@ export class AddressFailures {
 
   constructor(
     private readonly limit: number,
-    private readonly maxAddresses = MAX_ADDRESSES,
+    private readonly maxAddresses = FAILED_AUTHENTICATION_ADDRESSES,
   ) {}
 
   /**
@@ -59,7 +55,7 @@ export class AddressFailures {
         this.inFlight.set(address, (this.inFlight.get(address) ?? 0) + 1);
         return STARTED;
       }
-      if (!woken && queue.length >= WAITING_PER_LIMIT * this.limit) {
+      if (!woken && queue.length >= FAILED_AUTHENTICATION_WAITING_PER_LIMIT * this.limit) {
         return { started: false, refusedForMs: 1000, burst: true };
       }
       this.waiting.set(address, queue);

@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { ApiKeyEntity } from './api-key.entity.js';
-
-const WINDOW_MS = 60_000;
+import { LAST_USED_WRITE_INTERVAL_MS } from '../interview-api.tuning.js';
 
 /**
  * Keeps `last_used_at` fresh to the minute without a write per request: each instance writes a key
@@ -25,7 +24,7 @@ export class LastUsedTracker implements BeforeApplicationShutdown {
   touch(key: Pick<ApiKeyEntity, 'id' | 'lastUsedAt'>): void {
     const now = this.clock.now();
     const seen = Math.max(this.lastWritten.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
-    if (now.getTime() - seen < WINDOW_MS) return;
+    if (now.getTime() - seen < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastWritten.set(key.id, now.getTime());
     const write = this.write(key.id, now);
     this.writing.add(write);
@@ -42,7 +41,7 @@ export class LastUsedTracker implements BeforeApplicationShutdown {
   }
 
   private async write(id: string, now: Date): Promise<void> {
-    const threshold = new Date(now.getTime() - WINDOW_MS);
+    const threshold = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS);
     try {
       await this.dataSource
         .createQueryBuilder()

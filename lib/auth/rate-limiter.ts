@@ -17,6 +17,7 @@ import { StallGuard } from '../redis/stall-guard.js';
 import { AddressFailures } from './address-failures.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import { clientAddressKey } from './client-address.js';
+import { RATE_LIMIT_CONNECT_GRACE_MS, RATE_LIMIT_REDIS_TIMEOUT_MS } from '../interview-api.tuning.js';
 
 /**
  * A token bucket per key, in Redis so that every process of the host shares it, on Redis's clock
@@ -63,12 +64,6 @@ interface BucketConnection extends Redis {
 /** A look-up nothing counts: failed authentications are not limited, or the address is unknown. */
 const NOTHING_TO_COUNT = async (): Promise<void> => undefined;
 
-/** How long a connection may take to become ready at start before requests say it is not. */
-const CONNECT_GRACE_MS = 10_000;
-
-/** How long a request waits for Redis before it is let through unmetered. */
-const REDIS_TIMEOUT_MS = 250;
-
 /**
  * Meters each API key's requests on /v1, and, when the host asks for it, each client address's
  * failed authentications. The limits protect the service, never its availability: until Redis
@@ -108,7 +103,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
     connection.on('error', (error: Error) => this.unmetered(error.message));
     // A connection that never becomes ready raises no error when the server accepts it and answers
     // nothing: past the start's grace, a request meeting it says so.
-    this.quietUntil = Date.now() + CONNECT_GRACE_MS;
+    this.quietUntil = Date.now() + RATE_LIMIT_CONNECT_GRACE_MS;
     connection.on('ready', () => (this.quietUntil = 0));
     connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     connection.defineCommand('countFailure', { numberOfKeys: 1, lua: COUNT_FAILURE });
@@ -193,7 +188,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
       return Date.now() < this.quietUntil ? undefined : this.unmetered('Redis is not connected');
     }
     try {
-      const answer = await this.stallGuard.answerWithin(send, REDIS_TIMEOUT_MS);
+      const answer = await this.stallGuard.answerWithin(send, RATE_LIMIT_REDIS_TIMEOUT_MS);
       this.unmeteredWarnings.clear();
       return answer;
     } catch (error) {

@@ -1,4 +1,4 @@
-/** The nine scopes of the seed (section 5.3). */
+/** The nine scopes a key may hold (docs/api-contract.md, Scopes). */
 export const SCOPES = [
   'interviewers:read',
   'candidates:read',

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit, RequestMethod } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { ApplicationConfig } from '@nestjs/core/application-config.js';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+// Nest's own matcher of the global prefix's `exclude` (not exported from the package root): the
+// fallback must place a path exactly where Nest maps the module's routes.
 import { isRouteExcluded } from '@nestjs/core/router/utils/exclude-route.util.js';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { ApiKeysService } from './api-keys.service.js';
@@ -85,7 +86,7 @@ export class V1Fallback implements OnModuleInit {
 
   /**
    * Answers `failure` to a request with a valid key within its rate, and the 401 or 429 to any
-   * other: the key comes first on every /v1 request (DECISIONS.md, API keys), so one without a
+   * other: the key comes first on every /v1 request (docs/decisions.md, API keys), so one without a
    * valid key learns nothing of the routes or of what becomes of its body.
    */
   private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {

@@ -1,10 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, CLOCK_TOLERANCE_MS } from './clock.js';
+import { Clock } from './clock.js';
 import { every } from './every.js';
-
-const INTERVAL_MS = 60_000;
+import { CLOCK_ALIGNMENT_INTERVAL_MS, CLOCK_TOLERANCE_MS } from '../interview-api.tuning.js';
 
 interface DatabaseTime {
   ms: number | string;
@@ -37,7 +36,7 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
     await this.realign();
     // realign logs its own failures.
     this.stop = every(
-      INTERVAL_MS,
+      CLOCK_ALIGNMENT_INTERVAL_MS,
       () => this.realign(),
       () => undefined,
     );

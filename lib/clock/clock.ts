@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-
-/**
- * How far two clocks may be apart, or move apart between two readings, before the module acts:
- * NTP keeps clocks far closer, and a claim takes a delivery up to 1 s before it is due.
- */
-export const CLOCK_TOLERANCE_MS = 250;
+import { CLOCK_TOLERANCE_MS } from '../interview-api.tuning.js';
 
 /**
  * A reading of the database's clock: its time when this process's was off from it (null when they

@@ -1,12 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { every } from './every.js';
-
-const PURGE_INTERVAL_MS = 3_600_000;
-/**
- * The first purge, a minute after start: a worker restarted more often than hourly (a deploy a
- * day, an autoscaler) would otherwise never purge.
- */
-const FIRST_PURGE_MS = 60_000;
+import { FIRST_PURGE_MS, PURGE_INTERVAL_MS } from '../interview-api.tuning.js';
 
 /**
  * When a retention purges: hourly once started, the first time a minute after start; a failed

@@ -1,9 +1,7 @@
+import { DEADLOCK_MAX_PAUSE_MS, DEADLOCK_MAX_RUNS } from '../interview-api.tuning.js';
+
 /** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
 const DEADLOCK_DETECTED = '40P01';
-/** Runs in all; a deadlock is broken by aborting one side, so several in a row are rare. */
-const MAX_RUNS = 5;
-/** The longest pause before a run again, in milliseconds: a random part of it, so that two aborted together do not meet again. */
-const MAX_PAUSE_MS = 50;
 
 function isDeadlock(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -25,8 +23,8 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (run >= MAX_RUNS || !isDeadlock(error)) throw error;
+      if (run >= DEADLOCK_MAX_RUNS || !isDeadlock(error)) throw error;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_PAUSE_MS * run));
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * DEADLOCK_MAX_PAUSE_MS * run));
   }
 }

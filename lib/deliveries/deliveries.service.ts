@@ -68,7 +68,7 @@ export class DeliveriesService {
   }
 
   /**
-   * Seed 4.2 rule 4: a new delivery of the same event (same event id), sent at once. A delivery
+   * Replay: a new delivery of the same event (same event id), sent at once. A delivery
    * that is not there is missing whatever the state of its endpoint.
    */
   async replay(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
@@ -129,7 +129,7 @@ export class DeliveriesService {
 
   /**
    * The endpoint to replay a delivery on. A deleted endpoint's deliveries stay until their events
-   * expire, so replaying one of them is a conflict with the endpoint's state (DECISIONS.md, Errors),
+   * expire, so replaying one of them is a conflict with the endpoint's state (docs/decisions.md, Errors),
    * not a missing delivery.
    */
   private async replayTarget(

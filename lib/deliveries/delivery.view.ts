@@ -10,7 +10,7 @@ export interface AttemptView {
   created_at: string;
 }
 
-/** A delivery as the API returns it (DECISIONS.md, Deliveries). */
+/** A delivery as the API returns it (docs/api-contract.md, Webhook delivery). */
 export interface DeliveryView {
   id: string;
   object: 'webhook_delivery';

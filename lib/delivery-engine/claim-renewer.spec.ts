@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { CLAIM_RENEWAL_MS } from '../delivery-store/claim-lease.js';
+import { CLAIM_RENEWAL_MS } from '../interview-api.tuning.js';
 import type { ClaimedDelivery } from '../delivery-store/claimed-delivery.js';
 import { ClaimRenewer } from './claim-renewer.js';
 

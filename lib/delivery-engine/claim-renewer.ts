@@ -1,4 +1,4 @@
-import { CLAIM_RENEWAL_MS } from '../delivery-store/claim-lease.js';
+import { CLAIM_RENEWAL_MS } from '../interview-api.tuning.js';
 import type { ClaimedDelivery } from '../delivery-store/claimed-delivery.js';
 import { CLAIMS_PER_RENEWAL } from '../delivery-store/bound-statements.js';
 

@@ -1,5 +1,4 @@
-/** Endpoints tracked before those whose pace is in the past are forgotten. */
-const TRACKED_BEFORE_CLEANUP = 10_000;
+import { DEFERRAL_PACES_TRACKED } from '../interview-api.tuning.js';
 
 /**
  * Spreads the deliveries given back for an endpoint over time, one per `intervalMs` (the pace the
@@ -17,13 +16,13 @@ export class DeferralPacer {
   dueAt(endpointId: string, now: number, earliest: number, intervalMs: number): number {
     const at = Math.min(Math.max(this.next.get(endpointId) ?? 0, earliest), now + this.horizonMs);
     this.next.set(endpointId, at + intervalMs);
-    if (this.next.size > TRACKED_BEFORE_CLEANUP) this.forget(now);
+    if (this.next.size > DEFERRAL_PACES_TRACKED) this.forget(now);
     return at;
   }
 
   /** Forgets the endpoints whose pace is in the past; all of them if that is not enough. */
   private forget(now: number): void {
     for (const [endpointId, at] of this.next) if (at <= now) this.next.delete(endpointId);
-    if (this.next.size > TRACKED_BEFORE_CLEANUP) this.next.clear();
+    if (this.next.size > DEFERRAL_PACES_TRACKED) this.next.clear();
   }
 }

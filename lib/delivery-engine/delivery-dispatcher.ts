@@ -3,24 +3,13 @@ import { Clock } from '../clock/clock.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { type DeliveryBatch, DeliveryQueue } from './delivery-queue.js';
+import { ENQUEUE_WINDOW_MS, RETRY_HOLD_LEAD_MS, RETRY_HOLD_MS } from '../interview-api.tuning.js';
 
 /** A delivery to send: its id and when it is due. */
 export interface DueDelivery {
   id: string;
   nextAttemptAt: Date | null;
 }
-
-/** At most one enqueue per window, unless a batch fills up. */
-const WINDOW_MS = 30;
-/**
- * A retry due this far off or more is held here for up to HOLD_MS before it is enqueued, with the
- * others due in its cell: failures recorded apart (an endpoint down while traffic goes on) then
- * share jobs, where each took a delayed job of its own in Redis (about 750 bytes a pending retry).
- * Held no longer than HOLD_MS, so it is enqueued well before it is due; a process that dies
- * meanwhile leaves it to the sweeper, as any lost job.
- */
-const HOLD_LEAD_MS = 10_000;
-const HOLD_MS = 5_000;
 
 /** Powers of two seconds, so that the cells of retries with nearby leads line up. */
 const powerOfTwoSecondsMs = (atMostMs: number): number =>
@@ -65,7 +54,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
   private buffer = new Map<number, string[]>();
   private buffered = 0;
   private timer: NodeJS.Timeout | null = null;
-  /** Retries due HOLD_LEAD_MS or more ahead, by cell, until the hold timer enqueues them. */
+  /** Retries due RETRY_HOLD_LEAD_MS or more ahead, by cell, until the hold timer enqueues them. */
   private held = new Map<number, string[]>();
   private holdTimer: NodeJS.Timeout | null = null;
   private lastFlushAt = -Infinity;
@@ -86,7 +75,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     let buffered = 0;
     for (const delivery of deliveries) {
       const cell = cellOf(delivery.nextAttemptAt?.getTime() ?? 0, clockNow, this.maxCellMs);
-      if (cell - clockNow >= HOLD_LEAD_MS) {
+      if (cell - clockNow >= RETRY_HOLD_LEAD_MS) {
         this.hold(cell, delivery.id);
         continue;
       }
@@ -95,7 +84,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
     }
     this.buffered += buffered;
     if (this.buffered === 0 || (this.timer && this.buffered < this.batchSize)) return;
-    const wait = this.lastFlushAt + WINDOW_MS - Date.now();
+    const wait = this.lastFlushAt + ENQUEUE_WINDOW_MS - Date.now();
     if (this.buffered >= this.batchSize || wait <= 0) void this.flush();
     else this.timer = setTimeout(() => void this.flush(), wait);
   }
@@ -108,7 +97,7 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
       void this.enqueue(new Map([[cell, ids]]));
     }
     if (this.held.size > 0 && !this.holdTimer) {
-      this.holdTimer = setTimeout(() => void this.flushHeld(), HOLD_MS);
+      this.holdTimer = setTimeout(() => void this.flushHeld(), RETRY_HOLD_MS);
       // Held retries are in the database too: they never keep a process alive.
       this.holdTimer.unref();
     }

@@ -4,7 +4,6 @@ import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { WebhookHttpClient, type WebhookResponse } from '../http/index.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
-import { CLAIM_LEASE_MS, HELD_PER_SEND_SLOT, heldLimit } from '../delivery-store/claim-lease.js';
 import { ClaimRenewer } from './claim-renewer.js';
 import { DeferralPacer } from './deferral-pacer.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -13,18 +12,21 @@ import { type FailingStreakRule, failingStreakRule } from './failing-streak.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from '../delivery-store/claimed-delivery.js';
 import type { DeliveryErrorCode } from '../delivery-store/delivery.entity.js';
 import { DeliveryStore } from '../delivery-store/delivery-store.js';
-import { ENDPOINT_READ_MAX_AGE_MS, EndpointRefresher } from './endpoint-refresher.js';
+import { EndpointRefresher } from './endpoint-refresher.js';
 import { FifoCapacity } from './fifo-capacity.js';
 import { OutcomeRecorder } from './outcome-recorder.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { webhookHeaders } from './webhook-headers.js';
+import {
+  CLAIM_LEASE_MS,
+  DEFERRAL_HORIZON_MS,
+  DRAIN_BUDGET_DEADLINES,
+  ENDPOINT_READ_MAX_AGE_MS,
+  HELD_PER_SEND_SLOT,
+  MIN_DEFERRAL_MS,
+} from '../interview-api.tuning.js';
+import { heldLimit } from './held-limit.js';
 
-/** A delivery given back is not due again sooner: retries due within a second share a job. */
-const MIN_DEFERRAL_MS = 1000;
-/** The furthest a delivery given back is put off, however large its endpoint's backlog. */
-const DEFERRAL_HORIZON_MS = 3_600_000;
-/** An endpoint holds at most what it sends in this many deadlines (see FairSendScheduler). */
-const DRAIN_BUDGET_DEADLINES = 2;
 /** What an attempt sent to, and the reply. */
 interface SentAttempt {
   response: WebhookResponse;

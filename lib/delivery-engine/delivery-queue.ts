@@ -6,6 +6,7 @@ import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
 import { StallGuard } from '../redis/stall-guard.js';
+import { QUEUE_REDIS_ANSWER_MS } from '../interview-api.tuning.js';
 
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 
@@ -18,12 +19,6 @@ export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 export function deliveryQueuePrefix(queuePrefix: string, installationId: string): string {
   return `${queuePrefix}:${installationId}`;
 }
-
-/**
- * How long an enqueue (after which the sweeper is left to send the batch), or a count of the
- * waiting jobs, waits for Redis.
- */
-const REDIS_ANSWER_MS = 2000;
 
 /** A job carries a batch of delivery ids; the database holds everything else. */
 export interface DeliveryBatchJob {
@@ -92,7 +87,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
     // A late success only duplicates what the sweeper sends, and a duplicate job finds nothing to
     // claim.
     try {
-      await this.stallGuard.answerWithin(add, REDIS_ANSWER_MS);
+      await this.stallGuard.answerWithin(add, QUEUE_REDIS_ANSWER_MS);
     } catch (error) {
       return this.leave(batches, `Could not enqueue deliveries: ${String(error)}`);
     }
@@ -133,7 +128,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
         this.queue
           .waitUntilReady()
           .then(() => this.connection.set(this.sweepTurnKey, String(process.pid), 'PX', ms, 'NX'));
-      return (await this.stallGuard.answerWithin(take, REDIS_ANSWER_MS)) === 'OK';
+      return (await this.stallGuard.answerWithin(take, QUEUE_REDIS_ANSWER_MS)) === 'OK';
     } catch {
       return true;
     }
@@ -142,7 +137,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
   /** How many jobs wait to be taken now; null when Redis does not answer in time. */
   async waitingJobs(): Promise<number | null> {
     try {
-      return await this.stallGuard.answerWithin(() => this.queue.getWaitingCount(), REDIS_ANSWER_MS);
+      return await this.stallGuard.answerWithin(() => this.queue.getWaitingCount(), QUEUE_REDIS_ANSWER_MS);
     } catch {
       return null;
     }

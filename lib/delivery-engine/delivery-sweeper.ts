@@ -13,16 +13,11 @@ import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import type { OverdueDelivery } from '../delivery-store/bound-statements.js';
 import { DeliveryStore } from '../delivery-store/delivery-store.js';
-
-/** A page of a sweep holds this many queue jobs' worth of deliveries (10,000 by default). */
-const JOBS_PER_PAGE = 50;
-/** The most pages one sweep takes: a million deliveries by default. */
-const MAX_PAGES = 100;
-/**
- * A sweep turn lasts most of an interval, so that a worker's timer, which may fire a little early,
- * still finds its next turn free when it is the only worker.
- */
-const TURN_SHARE_OF_INTERVAL = 0.8;
+import {
+  SWEEP_JOBS_PER_PAGE,
+  SWEEP_MAX_PAGES,
+  SWEEP_TURN_SHARE_OF_INTERVAL,
+} from '../interview-api.tuning.js';
 
 /**
  * The outbox's safety net. The database, not Redis, is the source of truth: a pending delivery
@@ -66,7 +61,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicatio
    * worker for each delivery. Answers how many it queued (none when it was not its turn).
    */
   async sweepInTurn(): Promise<number> {
-    const turnMs = Math.floor(this.options.webhooks.sweepIntervalMs * TURN_SHARE_OF_INTERVAL);
+    const turnMs = Math.floor(this.options.webhooks.sweepIntervalMs * SWEEP_TURN_SHARE_OF_INTERVAL);
     const inTurn = await this.queue.takeSweepTurn(turnMs);
     // A turn Redis granted once shutdown had begun (it may take 2 s): the database may be closed.
     return inTurn && !this.stopped ? this.sweep() : 0;
@@ -84,13 +79,13 @@ export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicatio
       // Younger deliveries may still be waiting in a healthy queue.
       const before = new Date(now.getTime() - this.options.webhooks.sweepIntervalMs);
       const { batchSize } = this.options.webhooks;
-      const pageSize = batchSize * JOBS_PER_PAGE;
+      const pageSize = batchSize * SWEEP_JOBS_PER_PAGE;
       let swept = 0;
       let after: OverdueDelivery | null = null;
       // What the queue could be carrying, read once the first page turns out full and before
       // anything is queued. Unknown when Redis does not answer: then as if it carried everything.
       let carried = Infinity;
-      for (let page = 0; page < MAX_PAGES; page++) {
+      for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
         const lost = await this.store.overdue(before, now, pageSize, after);
         if (lost.length === 0) break;
         const full = lost.length === pageSize;

@@ -15,15 +15,7 @@ import type { ResolvedOptions } from '../interview-api.options.js';
 import { DeliveryProcessor } from './delivery-processor.js';
 import { DELIVERY_QUEUE_NAME, type DeliveryBatchJob, deliveryQueuePrefix } from './delivery-queue.js';
 import { createRedisConnection } from '../redis/redis-connection.js';
-
-/**
- * Jobs a worker process runs at once. A job only waits for room and claims its batch (its sends go
- * on after it completes), so a few are enough to keep the claims ahead of the sends.
- */
-const JOB_CONCURRENCY = 8;
-
-/** Time for BullMQ to write the completion of the batches that ended as shutdown began. */
-const COMPLETION_WRITE_MS = 200;
+import { COMPLETION_WRITE_MS, WORKER_JOB_CONCURRENCY } from '../interview-api.tuning.js';
 
 /**
  * The consumer side: a BullMQ worker feeding batches to the processor. Several processes on one
@@ -82,7 +74,7 @@ export class DeliveryWorker
       {
         connection,
         prefix: deliveryQueuePrefix(this.options.queuePrefix, this.installationId),
-        concurrency: JOB_CONCURRENCY,
+        concurrency: WORKER_JOB_CONCURRENCY,
         lockDuration: this.options.webhooks.timeoutMs * 2 + 30_000,
         removeOnComplete: { count: 0 },
         removeOnFail: { count: 1000 },

@@ -1,4 +1,5 @@
 import type { ClaimedDelivery, DeliveryTarget } from '../delivery-store/claimed-delivery.js';
+import { MAX_STALE_ENDPOINT_READS } from '../interview-api.tuning.js';
 
 /** The endpoints as they are now, by id; an id missing from the answer is deleted. */
 export type TargetLoader = (endpointIds: string[]) => Promise<Map<string, DeliveryTarget>>;
@@ -13,17 +14,6 @@ interface Batch {
   ids: Set<string>;
   done: Promise<void>;
 }
-
-/**
- * How long a read of an endpoint (a claim's, or a read again) may serve the deliveries sent to it.
- * Whatever changes what a send uses (rotate_secret, a new URL, a disable, a delete) answers only
- * this long after it commits, so every attempt that starts after that answer sees the change: any
- * read taken before the commit has expired by then. Reads start their age when they are sent.
- */
-export const ENDPOINT_READ_MAX_AGE_MS = 200;
-
-/** Reads in a row that arrive too old to serve: the database is too slow to tell what is current. */
-const MAX_STALE_READS = 3;
 
 /** The endpoint's reads kept arriving too old to serve: what it is now cannot be told. */
 export class StaleEndpointReadError extends Error {
@@ -58,7 +48,7 @@ export class EndpointRefresher {
    */
   async current(delivery: ClaimedDelivery): Promise<DeliveryTarget | null> {
     if (this.now() - delivery.claimedAt.getTime() < this.maxAgeMs) return delivery.target;
-    for (let reads = 0; reads < MAX_STALE_READS; reads++) {
+    for (let reads = 0; reads < MAX_STALE_ENDPOINT_READS; reads++) {
       const read = this.reads.get(delivery.endpointId);
       if (read !== undefined && this.now() - read.readAt < this.maxAgeMs) return read.target;
       await this.readSoon(delivery.endpointId);

@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { MinHeap } from './min-heap.js';
+import {
+  IDLE_SHARE_MS,
+  MIN_SHARE_ROUNDS,
+  REMEMBERED_PACES,
+  SEND_DURATION_WEIGHT,
+} from '../interview-api.tuning.js';
 
 /**
  * How a send's turn ended: it ran, or it was given back unsent when its endpoint or account could
@@ -14,19 +20,6 @@ interface Waiting {
   resolve: (turn: SendTurn<unknown>) => void;
   reject: (error: unknown) => void;
 }
-
-/** How much the latest send counts in an endpoint's typical send duration. */
-const DURATION_WEIGHT = 0.2;
-/** The rounds of its share an endpoint may always hold, however slow its sends. */
-const MIN_ROUNDS = 2;
-/**
- * How long an endpoint keeps its share once it has nothing left to send (up to twice this, as it
- * is checked this often): one that sends in bursts keeps its slots between them, rather than
- * leave them all to a slow endpoint that would hold them for a whole deadline.
- */
-const IDLE_SHARE_MS = 1000;
-/** Endpoints whose pace is remembered after they give up their share. */
-const REMEMBERED_PACES = 10_000;
 
 /** The endpoints of one account and mode in this process, which share one share of the slots. */
 class Tenant {
@@ -82,7 +75,7 @@ class Lane {
  * many such endpoints holds only its account's share, whatever their number. A freed slot goes to
  * the oldest waiting send among the endpoints under their share whose account is under its own. An
  * endpoint holds at most what it sends in `drainBudgetMs` at its share and typical pace (at least
- * MIN_ROUNDS rounds, and `heldPerSlot` rounds until its pace is known), so that slow ones leave
+ * MIN_SHARE_ROUNDS rounds, and `heldPerSlot` rounds until its pace is known), so that slow ones leave
  * room in the worker for the others; and an account holds at most its share of the slots times
  * the mean of its endpoints' rounds, so that its held sends grow with its share, not with its
  * number of endpoints. When another endpoint or account arrives and the shares shrink, or an endpoint
@@ -387,7 +380,7 @@ export class FairSendScheduler {
 
   /**
    * What an endpoint may hold: its share times the rounds it sends in the drain budget at its
-   * typical pace (at least MIN_ROUNDS), or `heldPerSlot` rounds until its pace is known. A fast
+   * typical pace (at least MIN_SHARE_ROUNDS), or `heldPerSlot` rounds until its pace is known. A fast
    * endpoint is not held back: a burst to it is sent, not given back.
    */
   private boundOf(lane: Lane): number {
@@ -399,7 +392,7 @@ export class FairSendScheduler {
    * whose pace is unknown, as many as it has slots count `heldPerSlot` rounds, as a lone endpoint
    * does (they are sent to within a deadline, which tells their pace); the others count at the
    * account's pace, for they wait their turn many deadlines. Without this bound, each endpoint held
-   * at least MIN_ROUNDS, and an account's hundreds of endpoints that never answer filled the
+   * at least MIN_SHARE_ROUNDS, and an account's hundreds of endpoints that never answer filled the
    * worker's claims: other accounts' deliveries were not even claimed until they drained.
    */
   private tenantBound(tenant: Tenant): number {
@@ -417,11 +410,11 @@ export class FairSendScheduler {
     return tenant.held + 1 > this.tenantBound(tenant);
   }
 
-  /** The rounds of its share sent in the drain budget at a pace (at least MIN_ROUNDS). */
+  /** The rounds of its share sent in the drain budget at a pace (at least MIN_SHARE_ROUNDS). */
   private roundsAt(typicalMs: number | null): number {
     if (typicalMs === null) return this.heldPerSlot;
     // Sends under a millisecond count as one: the sum of an account's rounds stays finite.
-    return Math.max(MIN_ROUNDS, Math.floor(this.drainBudgetMs / Math.max(1, typicalMs)));
+    return Math.max(MIN_SHARE_ROUNDS, Math.floor(this.drainBudgetMs / Math.max(1, typicalMs)));
   }
 
   /** Sets a lane's pace, keeping its account's sum of rounds in step. */
@@ -477,5 +470,5 @@ export class FairSendScheduler {
 
 /** A smoothed send duration, with the latest one taken in. */
 function smoothed(typicalMs: number | null, durationMs: number): number {
-  return typicalMs === null ? durationMs : typicalMs + (durationMs - typicalMs) * DURATION_WEIGHT;
+  return typicalMs === null ? durationMs : typicalMs + (durationMs - typicalMs) * SEND_DURATION_WEIGHT;
 }

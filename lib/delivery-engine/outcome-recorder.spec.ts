@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { DeliveryOutcome } from '../delivery-store/claimed-delivery.js';
-import { OutcomeRecorder, RECORD_RETRY_PAUSES_MS } from './outcome-recorder.js';
+import { RECORD_RETRY_PAUSES_MS } from '../interview-api.tuning.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 
 function outcome(id: string): DeliveryOutcome {
   return {

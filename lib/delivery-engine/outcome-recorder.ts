@@ -1,26 +1,15 @@
 import type { DeliveryOutcome } from '../delivery-store/claimed-delivery.js';
+import { RECORD_RETRY_PAUSES_MS, RECORD_WINDOW_MS } from '../interview-api.tuning.js';
 
 interface Waiting {
   outcome: DeliveryOutcome;
   done: () => void;
 }
 
-/** How long an outcome may wait for others to share its statement. */
-const WINDOW_MS = 20;
-
-/**
- * A group whose write failed (a dropped connection, a database restarting) is written again after
- * each of these pauses, 15.5 s in all: well within a claim's lease, which the worker renews while
- * it waits. Written once, its claims would expire and its sends go out a second time a minute
- * later. Writing it again is safe: the record changes only deliveries still under the claims it
- * names, so a write that did commit before its answer was lost changes nothing the second time.
- */
-export const RECORD_RETRY_PAUSES_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
-
 /**
  * Records outcomes as their sends end, not when the slowest send of their batch ends: a receiver
  * that takes its whole deadline to answer then holds back its own deliveries only. Outcomes are
- * written in groups: each within WINDOW_MS of its send's end, and a group as soon as it is full,
+ * written in groups: each within RECORD_WINDOW_MS of its send's end, and a group as soon as it is full,
  * so that under load a statement records a whole group and the statements per delivery stay few.
  */
 export class OutcomeRecorder {
@@ -43,7 +32,7 @@ export class OutcomeRecorder {
     return new Promise((done) => {
       this.waiting.push({ outcome, done });
       if (this.waiting.length >= this.maxGroup) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), WINDOW_MS);
+      else this.timer ??= setTimeout(() => this.flush(), RECORD_WINDOW_MS);
     });
   }
 

@@ -1,7 +1,7 @@
 import { signWebhook } from '../signing/index.js';
 
 /**
- * The headers of one attempt (seed 5.2, 6.1). Signed at attempt time with the endpoint's current
+ * The headers of one attempt (docs/api-contract.md, Webhooks as the receiver sees them). Signed at attempt time with the endpoint's current
  * secret, so that a retry after a rotation carries the new signature and never the old one.
  */
 export function webhookHeaders(

@@ -17,20 +17,17 @@ import {
   recordStatements,
   renewalStatement,
 } from './bound-statements.js';
-import { DUE_SKEW_ALLOWANCE_MS } from './claim-lease.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryTarget } from './claimed-delivery.js';
 import { dropPendingRetries } from './drop-pending-retries.js';
 import * as PG from './postgres-statements.js';
 import * as SQLITE from './sqlite-statements.js';
+import { DUE_SKEW_ALLOWANCE_MS, ENDPOINT_IDS_PER_LOOKUP } from '../interview-api.tuning.js';
 
 /** An endpoint the engine disabled, and why (its `disabled_reason`). */
 export interface DisabledEndpoint {
   id: string;
   reason: 'endpoint_gone' | 'failing_for_too_long';
 }
-
-/** Ids per look-up of endpoints on SQLite, well under its limit of bound values. */
-const IDS_PER_LOOKUP = 500;
 
 interface ClaimRow {
   id: string;
@@ -139,7 +136,7 @@ export class DeliveryStore {
   /** The endpoints as they are now, by id; a deleted one is missing. */
   async targets(endpointIds: readonly string[]): Promise<Map<string, DeliveryTarget>> {
     const targets = new Map<string, DeliveryTarget>();
-    const lookups = this.sql.postgres ? [endpointIds] : inParts(endpointIds, IDS_PER_LOOKUP);
+    const lookups = this.sql.postgres ? [endpointIds] : inParts(endpointIds, ENDPOINT_IDS_PER_LOOKUP);
     for (const ids of lookups) {
       const rows: {
         id: string;

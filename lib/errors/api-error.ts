@@ -52,7 +52,7 @@ export class ParameterInvalidError extends ApiError {
   }
 }
 
-/** A parameter the route does not take: refused, never ignored (DECISIONS.md, Errors). */
+/** A parameter the route does not take: refused, never ignored (docs/decisions.md, Errors). */
 export class UnknownParameterError extends ParameterInvalidError {
   constructor(param: string) {
     super(param, `Received unknown parameter: ${param}.`);

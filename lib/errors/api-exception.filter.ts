@@ -10,7 +10,8 @@ import {
 import type { Response } from 'express';
 import { ApiError, ConflictError, InvalidApiKeyError, ResourceMissingError } from './api-error.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
-import { DEFAULT_SERVICE_NAME, type ResolvedOptions } from '../interview-api.options.js';
+import { DEFAULT_OPTIONS } from '../interview-api.defaults.js';
+import type { ResolvedOptions } from '../interview-api.options.js';
 import { sendApiError } from './send-api-error.js';
 import { unexpectedFailure } from './unexpected-failure.js';
 
@@ -71,7 +72,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = this.toApiError(exception, response);
     if (response.headersSent) return;
-    sendApiError(response, error, this.options?.serviceName ?? DEFAULT_SERVICE_NAME);
+    sendApiError(response, error, this.options?.serviceName ?? DEFAULT_OPTIONS.serviceName);
   }
 
   private toApiError(exception: unknown, response: Response): ApiError {

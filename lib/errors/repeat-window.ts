@@ -1,7 +1,4 @@
-/** How often one key may be logged again while it keeps repeating. */
-const REPEAT_INTERVAL_MS = 60_000;
-/** Keys remembered at most: one that names a job or a delivery is seldom seen twice. */
-const MAX_REMEMBERED = 100;
+import { WARNING_KEYS_REMEMBERED, WARNING_REPEAT_INTERVAL_MS } from '../interview-api.tuning.js';
 
 interface Seen {
   loggedAt: number;
@@ -18,11 +15,11 @@ export class RepeatWindow {
   /** Null when `key` was logged within the minute (this one counted as left out), else how many were. */
   take(key: string, now: number): number | null {
     const seen = this.seen.get(key);
-    if (seen !== undefined && now - seen.loggedAt < REPEAT_INTERVAL_MS) {
+    if (seen !== undefined && now - seen.loggedAt < WARNING_REPEAT_INTERVAL_MS) {
       seen.leftOut++;
       return null;
     }
-    if (this.seen.size >= MAX_REMEMBERED && seen === undefined) this.seen.clear();
+    if (this.seen.size >= WARNING_KEYS_REMEMBERED && seen === undefined) this.seen.clear();
     this.seen.set(key, { loggedAt: now, leftOut: 0 });
     return seen?.leftOut ?? 0;
   }

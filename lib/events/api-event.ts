@@ -1,6 +1,6 @@
 import type { EventEntity } from './event.entity.js';
 
-/** An event as the API returns it and as webhooks carry it (seed section 2.2). */
+/** An event as the API returns it and as webhooks carry it (docs/api-contract.md, Event). */
 export interface ApiEvent {
   id: string;
   object: 'event';

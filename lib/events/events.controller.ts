@@ -11,7 +11,7 @@ import { EventsService } from './events.service.js';
 
 const eventIdParam = new IdParamPipe('event');
 
-/** Seed 4.3: the events routes need developers:manage. */
+/** The events routes need developers:manage. */
 @ApiV1Controller('events')
 @RequireScopes('developers:manage')
 export class EventsController {

@@ -10,13 +10,7 @@ import { type ApiEvent, toApiEvent } from './api-event.js';
 import { EventEntity } from './event.entity.js';
 import { EventRetention } from './event-retention.js';
 import { EventTypes } from './event-types.js';
-
-/**
- * The most event JSON one page of the feed carries (4 Mi characters), as few as one event: each is
- * parsed and written out again on the process's one thread, and 100 events of the largest size
- * made a page of 100 MiB that any key could ask for at its request rate.
- */
-const EVENT_PAGE_CHARACTERS = 4 * 1024 * 1024;
+import { EVENT_PAGE_CHARACTERS } from '../interview-api.tuning.js';
 
 /** The event feed: the same events webhooks carry, sealed to the key's account and mode. */
 @Injectable()

@@ -1,14 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { type OutboxEvent, writeToOutboxAtomically } from '../delivery-store/event-outbox.js';
+import { MAX_EVENTS_PER_WRITE } from '../interview-api.tuning.js';
 
 interface Waiting {
   event: OutboxEvent;
   resolve: (deliveryIds: string[]) => void;
   reject: (error: unknown) => void;
 }
-
-const MAX_EVENTS_PER_WRITE = 200;
 
 /**
  * Group commit for publishes that run in no host transaction: the calls made while one write is

@@ -2,6 +2,7 @@ import type { LookupAddress, LookupAllOptions } from 'node:dns';
 import { Resolver } from 'node:dns/promises';
 
 import type { ResolveAll } from './guarded-lookup.js';
+import { DNS_TRIES, MAX_DNS_BUDGET_MS } from '../interview-api.tuning.js';
 
 export interface BudgetedResolverOptions {
   /** The whole resolution, both families and every retry; past it the queries are cancelled. */
@@ -9,9 +10,6 @@ export interface BudgetedResolverOptions {
   /** Name servers as `resolver.setServers` takes them; the system's when absent. Tests only. */
   servers?: string[];
 }
-
-/** A name server that has not answered in 3 s (two tries) is not going to answer usefully. */
-const MAX_DNS_BUDGET_MS = 3_000;
 
 /**
  * The budget of an attempt's resolution: at most half its deadline, so that a name server that
@@ -24,8 +22,6 @@ export function dnsBudgetMs(timeoutMs: number): number {
 
 /** c-ares' own code for a query that went unanswered, so a spent budget reads as any DNS failure. */
 const DNS_TIMEOUT_CODE = 'ETIMEOUT';
-/** A lost datagram is asked again within the budget; the budget timer is the bound either way. */
-const TRIES = 2;
 
 type Family = 4 | 6;
 
@@ -60,7 +56,10 @@ async function resolveWithinBudget(
   if (isLocalhostName(hostname))
     return LOOPBACK.filter((entry) => families.some((family) => family === entry.family));
 
-  const resolver = new Resolver({ timeout: Math.max(1, Math.floor(options.budgetMs / TRIES)), tries: TRIES });
+  const resolver = new Resolver({
+    timeout: Math.max(1, Math.floor(options.budgetMs / DNS_TRIES)),
+    tries: DNS_TRIES,
+  });
   if (options.servers) resolver.setServers(options.servers);
   let budgetSpent = false;
   const timer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { CappedBody, RESPONSE_READ_LIMIT_BYTES, STORED_BODY_MAX_CHARS } from './capped-body.js';
+import { RESPONSE_READ_LIMIT_BYTES, STORED_BODY_MAX_CHARS } from '../interview-api.tuning.js';
+import { CappedBody } from './capped-body.js';
 
 /** A reply as it may arrive: any bytes, cut into chunks anywhere. */
 const reply = fc.array(fc.uint8Array({ maxLength: 3000 }), { maxLength: 8 });

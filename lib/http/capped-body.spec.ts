@@ -1,4 +1,5 @@
-import { CappedBody, RESPONSE_READ_LIMIT_BYTES, STORED_BODY_MAX_CHARS } from './capped-body.js';
+import { RESPONSE_READ_LIMIT_BYTES, STORED_BODY_MAX_CHARS } from '../interview-api.tuning.js';
+import { CappedBody } from './capped-body.js';
 
 /** Feeds chunks until the body asks to stop; answers the text and how many chunks it took. */
 function collect(...chunks: (string | Buffer)[]): { text: string; taken: number } {

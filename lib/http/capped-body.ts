@@ -1,8 +1,5 @@
 import { TextDecoder } from 'node:util';
-
-/** 2,000 characters take at most 8,000 UTF-8 bytes, so this is enough to fill the stored value. */
-export const RESPONSE_READ_LIMIT_BYTES = 8 * 1024;
-export const STORED_BODY_MAX_CHARS = 2000;
+import { RESPONSE_READ_LIMIT_BYTES, STORED_BODY_MAX_CHARS } from '../interview-api.tuning.js';
 
 /** Lenient: a receiver's invalid UTF-8 becomes U+FFFD instead of failing the attempt. */
 const decoder = new TextDecoder('utf-8');

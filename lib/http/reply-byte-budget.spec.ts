@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 
-import { REPLY_BYTE_BUDGET } from './reply-byte-budget.js';
+import { REPLY_BYTE_BUDGET } from '../interview-api.tuning.js';
 import { WebhookHttpClient } from './webhook-http-client.js';
 
 const servers: Server[] = [];

@@ -3,15 +3,7 @@ import type { Socket } from 'node:net';
 
 import type { buildConnector } from 'undici';
 
-import { RESPONSE_READ_LIMIT_BYTES } from './capped-body.js';
-
-/**
- * Bytes one reply may take off the wire: undici's 16 KiB of headers, the body cap with its chunk
- * framing, a few 1xx replies, and room to spare. The body cap alone bounds only the bytes undici
- * hands over as body; a status line, a chunk extension or a chunk size without end, blank lines or
- * an endless run of 1xx replies would otherwise be read at line rate until the deadline.
- */
-export const REPLY_BYTE_BUDGET = 64 * 1024 + RESPONSE_READ_LIMIT_BYTES;
+import { REPLY_BYTE_BUDGET } from '../interview-api.tuning.js';
 
 /** A reply that went over REPLY_BYTE_BUDGET: its socket is closed. */
 export class ReplyOverBudgetError extends Error {

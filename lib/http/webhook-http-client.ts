@@ -7,6 +7,7 @@ import { AttemptHandler, type AttemptOutcome } from './attempt-handler.js';
 import { createBudgetedResolver, dnsBudgetMs } from './budgeted-resolver.js';
 import { createGuardedLookup } from './guarded-lookup.js';
 import { withReplyByteBudget } from './reply-byte-budget.js';
+import { MAX_CACHED_WEBHOOK_TARGETS } from '../interview-api.tuning.js';
 
 export interface WebhookRequest {
   url: string;
@@ -38,8 +39,6 @@ interface Target {
   path: string;
 }
 
-/** Endpoint URLs are few and repeat on every delivery; the bound only caps memory. */
-const MAX_CACHED_TARGETS = 10_000;
 const BLOCKED: AttemptOutcome = {
   status: null,
   body: null,
@@ -135,7 +134,7 @@ export class WebhookHttpClient {
     let target = this.targets.get(url);
     if (target === undefined) {
       target = parseTarget(url, this.allowPrivateDestinations);
-      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      if (this.targets.size >= MAX_CACHED_WEBHOOK_TARGETS) this.targets.clear();
       this.targets.set(url, target);
     }
     return target;

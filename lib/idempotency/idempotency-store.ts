@@ -9,14 +9,13 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import type { SentAnswer } from './sent-answer.js';
+import {
+  IDEMPOTENCY_KEY_TTL_MS,
+  IDEMPOTENCY_MAX_ROUNDS,
+  IDEMPOTENT_RUN_LEASE_MS,
+} from '../interview-api.tuning.js';
 
 const KEYS = 'interview_idempotency_keys';
-/** How long a key answers retries (Stripe prunes keys after 24 hours). */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
-/** A run that has not answered in this long is taken to have died: a retry may run in its place. */
-export const IDEMPOTENT_RUN_LEASE_MS = 60_000;
-/** Takeovers and deletions racing a retry settle within a few rounds. */
-const MAX_ROUNDS = 3;
 
 /** A condition as read back: a boolean on PostgreSQL, 1 or 0 on SQLite. */
 const holds = (condition: boolean | number): boolean => Number(condition) === 1;
@@ -76,7 +75,7 @@ export class IdempotencyStore {
   }
 
   async start(request: IdempotentRequest): Promise<IdempotentStart> {
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let round = 0; round < IDEMPOTENCY_MAX_ROUNDS; round++) {
       const token = randomBytes(16).toString('hex');
       if (await this.claim(request, token)) return { run: true, token };
       const stored = await this.read(request);

@@ -1,4 +1,4 @@
-/** The envelope of every list (seed section 2.4). */
+/** The envelope of every list (docs/api-contract.md, List). */
 export interface ListEnvelope<T> {
   object: 'list';
   data: T[];

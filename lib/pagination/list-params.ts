@@ -2,7 +2,7 @@ import { containsNul, nulRefusal } from '../database/nul-character.js';
 import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
 import { parseIsoTimestamp } from '../request/iso-timestamp.js';
 
-/** The shared list parameters of seed section 4.4, validated. */
+/** The list parameters every list shares (docs/api-contract.md, Pagination), validated. */
 export interface ListParams {
   limit: number;
   cursor?: string;

@@ -7,6 +7,7 @@ import { CursorCodec, type CursorBinding, type CursorPosition } from './cursor-c
 import type { ListEnvelope } from './list-envelope.js';
 import type { ListParams } from './list-params.js';
 import { measureInstead, type SizeBudget, type SizedPage, withinBudget } from './size-budget.js';
+import { UNINDEXED_FILTER_WINDOW } from '../interview-api.tuning.js';
 
 /** Entity properties the paginator scopes and orders by; the defaults fit the module's entities. */
 export interface PaginatedColumns {
@@ -37,14 +38,6 @@ export interface PageRequest<E extends ObjectLiteral> {
    */
   sizeBudget?: SizeBudget<E>;
 }
-
-/**
- * The most rows of a list one page of a filter no index serves reads. Unbounded, a page of a rare
- * value (`status=failed` among a million deliveries) read every row of the list, or of the whole
- * table, at a cost any key could ask for again at its request rate. A page that reaches the bound
- * ends there, short or even empty, with `has_more` and a cursor at the last row it read.
- */
-export const UNINDEXED_FILTER_WINDOW = 10_000;
 
 const DEFAULT_COLUMNS: PaginatedColumns = {
   id: 'id',

@@ -3,9 +3,7 @@ import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ParameterInvalidError } from '../errors/api-error.js';
 import { declaredArguments, readsTheRequest } from './declared-arguments.js';
-
-/** Levels of objects and arrays a body may nest: far more than any parameters need. */
-export const MAX_BODY_DEPTH = 32;
+import { MAX_BODY_DEPTH } from '../interview-api.tuning.js';
 
 /** Whether `value` nests objects or arrays more than `limit` levels deep; a stack, not recursion. */
 function nestedDeeperThan(value: unknown, limit: number): boolean {

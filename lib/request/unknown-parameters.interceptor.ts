@@ -45,7 +45,7 @@ function turnsOutEmpty(request: Request): Promise<boolean> {
 }
 
 /**
- * Unknown parameters are refused, not ignored (DECISIONS.md, Errors), on routes that take no body
+ * Unknown parameters are refused, not ignored (docs/decisions.md, Errors), on routes that take no body
  * or no query too: a DTO and the list parameters refuse the names they do not know, but a route
  * without either (rotate_secret, test, replay, DELETE, a retrieve) would otherwise accept anything,
  * and a client's `?expand=secret` or `{"disabled": true}` on the wrong route would seem to work. A

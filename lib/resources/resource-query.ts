@@ -1,6 +1,7 @@
 import type { DataSource, ObjectLiteral } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { DEFAULT_OPTIONS } from '../interview-api.defaults.js';
 import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 import { MAX_CURSOR_ID_LENGTH } from '../pagination/cursor-codec.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
@@ -35,13 +36,14 @@ export class ResourceQuery {
     private readonly dataSource: DataSource,
     private readonly paginator: Paginator,
   ) {
+    const columns = DEFAULT_OPTIONS['resources.columns'];
     this.columns = {
-      id: definition.columns?.id ?? 'id',
-      accountId: definition.columns?.accountId ?? 'accountId',
-      livemode: definition.columns?.livemode ?? 'livemode',
-      createdAt: definition.columns?.createdAt ?? 'createdAt',
+      id: definition.columns?.id ?? columns.id,
+      accountId: definition.columns?.accountId ?? columns.accountId,
+      livemode: definition.columns?.livemode ?? columns.livemode,
+      createdAt: definition.columns?.createdAt ?? columns.createdAt,
     };
-    this.filters = (definition.filters ?? []).map((property) => ({
+    this.filters = (definition.filters ?? DEFAULT_OPTIONS['resources.filters']).map((property) => ({
       property,
       name: filterQueryName(property),
     }));

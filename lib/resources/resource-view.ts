@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from '../interview-api.defaults.js';
 import type { ResourceDefinition } from '../interview-api.options.js';
 import { serializedEntries } from './serialized-entries.js';
 
@@ -14,7 +15,7 @@ function toJsonValue(value: unknown): unknown {
  * class-transformer keeps in its plain object.
  */
 export function toResourceView(definition: ResourceDefinition, row: object): Record<string, unknown> {
-  const idProperty = definition.columns?.id ?? 'id';
+  const idProperty = definition.columns?.id ?? DEFAULT_OPTIONS['resources.columns'].id;
   const base = definition.toJSON
     ? definition.toJSON(row)
     : Object.fromEntries(

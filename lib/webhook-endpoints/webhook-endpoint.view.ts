@@ -1,6 +1,6 @@
 import type { WebhookEndpointEntity, WebhookEndpointStatus } from './webhook-endpoint.entity.js';
 
-/** An endpoint as the API returns it (seed section 2.1). */
+/** An endpoint as the API returns it (docs/api-contract.md, Webhook endpoint). */
 export interface WebhookEndpointView {
   id: string;
   object: 'webhook_endpoint';

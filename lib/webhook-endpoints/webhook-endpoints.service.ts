@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
 import { dropPendingRetries } from '../delivery-store/drop-pending-retries.js';
-import { ENDPOINT_READ_MAX_AGE_MS } from '../delivery-engine/endpoint-refresher.js';
+import { ENDPOINT_READ_MAX_AGE_MS } from '../interview-api.tuning.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventTypes } from '../events/event-types.js';
 import { checkWebhookUrl } from '../http/index.js';
@@ -129,7 +129,7 @@ export class WebhookEndpointsService {
     return { id: endpoint.id, object: 'webhook_endpoint', deleted: true };
   }
 
-  /** Seed 4.2 rule 2: the old secret stops working at once, for retries of older deliveries too. */
+  /** Rotation: the old secret stops working at once, for retries of older deliveries too. */
   async rotateSecret(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointView> {
     const endpoint = await this.find(key, id);
     endpoint.secret = generateWebhookSecret();

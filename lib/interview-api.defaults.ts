@@ -1,0 +1,34 @@
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The default of every option that has one, by its path as the README's options table writes it
+ * (`webhooks.timeoutMs`, `resources.filters`). An option with no entry is required, or is an object
+ * of options whose fields each have their own. The one place a default is written: the options
+ * check reads it from here, and a test holds the README's table and the options' `@default` tags to
+ * it. Imports nothing, so that any folder may read a default without depending on the options check.
+ */
+export const DEFAULT_OPTIONS = Object.freeze({
+  serviceName: 'Interview',
+  apiVersion: '2026-11-21',
+  eventTypes: [],
+  worker: true,
+  queuePrefix: 'interview-api',
+  eventRetentionMs: 30 * DAY_MS,
+  maxEventBytes: 256 * 1024,
+  'webhooks.retryScheduleMs': [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  'webhooks.allowInsecureUrls': false,
+  'webhooks.timeoutMs': 10_000,
+  'webhooks.concurrency': 50,
+  'webhooks.batchSize': 200,
+  'webhooks.sweepIntervalMs': 30_000,
+  'webhooks.disableAfterMs': 5 * DAY_MS,
+  'webhooks.maxEndpoints': 100,
+  'rateLimit.live': 100,
+  'rateLimit.test': 25,
+  'rateLimit.failedAuthentications': false,
+  'rateLimit.failedAuthentications.limit': 100,
+  'rateLimit.failedAuthentications.windowMs': 60_000,
+  resources: [],
+  'resources.filters': [],
+  'resources.columns': { id: 'id', accountId: 'accountId', livemode: 'livemode', createdAt: 'createdAt' },
+} as const);
