@@ -136,10 +136,9 @@ async function seedEndpoints(
 }
 
 /**
- * (a)/(b): `events` events to `endpoints` endpoints, published by `publishers` concurrent callers,
- * timed from the first publish to the last delivery recorded succeeded. (d), with `silentEndpoint`:
- * every event also goes to an endpoint that never answers; timed to the last delivery of the
- * endpoints that do.
+ * (a)/(b): `events` events to `endpoints` endpoints from `publishers` concurrent callers, timed from
+ * the first publish to the last delivery recorded succeeded. (d), with `silentEndpoint`: each event
+ * also goes to an endpoint that never answers; timed to the last delivery of those that do.
  */
 export async function deliveryRun(
   receiverUrl: string,
@@ -203,10 +202,9 @@ export async function deliveryRun(
   };
   await Promise.all(Array.from({ length: publishers }, publish));
   const publishedAt = new Date();
-  // Every delivery row exists once the publishes have returned: done when none is pending. The
-  // schedule holds pending deliveries only, and is read by its index of endpoints, so polling
-  // does not load the database it measures (a scan of the deliveries cost 2–3 ms a poll); the
-  // time taken is read from the rows (the last outcome recorded), not from the poll.
+  // Every delivery row exists once the publishes have returned: done when none is pending. Polled
+  // through the schedule's endpoint index so that polling does not load the database it measures;
+  // the time is read from the rows (the last outcome recorded), not from the poll.
   for (;;) {
     const { rows } = await poll.query<{ pending: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${schema}.interview_pending_deliveries WHERE endpoint_id = ANY($1::text[])) AS pending`,

@@ -59,7 +59,7 @@ async function startReceiver(): Promise<Receiver> {
 
 /**
  * A raw loop in a fresh process each run, as every engine run is: a loop repeated in one process
- * measures an ever warmer JIT (40–50 % faster from its second loop on).
+ * would measure an ever warmer JIT (docs/benchmarks.md).
  */
 async function rawPostLoopProcess(receiver: Receiver, total: number): Promise<RawRun> {
   const cpu = new CpuMeter();

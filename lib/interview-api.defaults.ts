@@ -1,11 +1,9 @@
 const DAY_MS = 24 * 3_600_000;
 
 /**
- * The default of every option that has one, by its path as the README's options table writes it
- * (`webhooks.timeoutMs`, `resources.filters`). An option with no entry is required, or is an object
- * of options whose fields each have their own. The one place a default is written: the options
- * check reads it from here, and a test holds the README's table and the options' `@default` tags to
- * it. Imports nothing, so that any folder may read a default without depending on the options check.
+ * The one place each option's default is written, by its path as the README's table writes it; an
+ * option without an entry is required, or an object whose fields have theirs. A test holds the README
+ * and the `@default` tags to it. Imports nothing, so any folder may read a default.
  */
 export const DEFAULT_OPTIONS = Object.freeze({
   serviceName: 'Interview',

@@ -38,10 +38,9 @@ export interface ResourceDefinition<T = object> {
    */
   columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
   /**
-   * The public shape of one item; `id` and `object` are set by the module over whatever it returns.
-   * By default the entity's fields that class-transformer keeps in its plain object (no
-   * `@Exclude()`d one), in snake_case. A method, so that a definition typed with its entity
-   * (`ResourceDefinition<Session>`) is one of the `resources` forRoot takes.
+   * The public shape of one item, `id` and `object` set over it by the module. By default the fields
+   * class-transformer keeps (no `@Exclude()`d one), in snake_case. A method, so that a
+   * `ResourceDefinition<Session>` is one of the `resources` forRoot takes.
    */
   toJSON?(row: T): Record<string, unknown>;
 }
@@ -49,9 +48,8 @@ export interface ResourceDefinition<T = object> {
 /** How webhooks are sent, retried and recorded. */
 export interface WebhookOptions {
   /**
-   * Delays before attempts 2, 3, ..., in milliseconds (the first attempt runs at once), each
-   * non-negative and at most 100 years; a delivery fails for good after the last. Each is jittered
-   * by up to 20 % either way. The default is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.
+   * Delays before attempts 2, 3, ..., in milliseconds (the first runs at once), each 0 to 100 years and
+   * jittered by up to 20 % either way; a delivery fails for good after the last.
    * @default [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]
    */
   retryScheduleMs?: number[];

@@ -5,10 +5,9 @@
 // ---- Claims: the deliveries a worker holds ----
 
 /**
- * How long a claim holds its delivery unless renewed. A worker renews the claims it holds every
- * CLAIM_RENEWAL_MS, however long they wait for their send, so a live worker never loses a claim it
- * has yet to send (another worker would then send the same attempt); the claims of a worker that
- * died expire within this.
+ * How long a claim holds its delivery unless renewed. A live worker renews its claims every
+ * CLAIM_RENEWAL_MS, however long they wait for their send, so none passes to another worker (a second
+ * send of the attempt); a dead worker's claims expire within this.
  */
 export const CLAIM_LEASE_MS = 60_000;
 
@@ -16,11 +15,9 @@ export const CLAIM_LEASE_MS = 60_000;
 export const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
 
 /**
- * How early a claim takes a delivery before it is due. A delivery's due time is stamped by the
- * process that published or recorded it, and compared with the claiming worker's clock: a publisher
- * whose clock runs a few milliseconds ahead would otherwise make every job find its new deliveries
- * not yet due, leaving them to the sweeper. A retry claimed this much early changes nothing a
- * receiver can tell.
+ * How early a claim takes a delivery before it is due: due times are stamped on the publisher's clock
+ * and compared on the worker's, and a publisher a few milliseconds ahead would leave every new
+ * delivery to the sweeper. A retry this much early is nothing a receiver can tell.
  */
 export const DUE_SKEW_ALLOWANCE_MS = 1_000;
 
@@ -37,10 +34,9 @@ export const HELD_PER_SEND_SLOT = 16;
 export const MIN_HELD_PER_SEND_SLOT = 2;
 
 /**
- * The event bodies a worker process may hold, counted at `maxEventBytes` each: a claimed delivery
- * holds its event's body until its outcome is recorded, so with large events and receivers that
- * never answer, HELD_PER_SEND_SLOT per slot alone would let the bodies held grow with
- * `concurrency` times `maxEventBytes`.
+ * The event bodies a worker process may hold, counted at `maxEventBytes` each: a claim holds its body
+ * until its outcome is recorded, so with large events and silent receivers HELD_PER_SEND_SLOT alone
+ * would let memory grow with `concurrency` times `maxEventBytes`.
  */
 export const HELD_BODY_BUDGET_BYTES = 256 * 1024 * 1024;
 
@@ -59,11 +55,9 @@ export const COMPLETION_WRITE_MS = 200;
 export const ENQUEUE_WINDOW_MS = 30;
 
 /**
- * A retry due this far off or more is held in the process for up to RETRY_HOLD_MS before it is
- * enqueued, with the others due in its cell: failures recorded apart (an endpoint down while traffic
- * goes on) then share jobs, where each would take a delayed job of its own in Redis. Held no longer
- * than RETRY_HOLD_MS, so it is enqueued well before it is due; a process that dies meanwhile leaves
- * it to the sweeper, as any lost job.
+ * A retry due this far off or more is held in the process up to RETRY_HOLD_MS and enqueued with the
+ * others due in its cell, so that failures recorded apart share delayed jobs in Redis. It is still
+ * enqueued well before it is due; a process dying meanwhile leaves it to the sweeper.
  */
 export const RETRY_HOLD_LEAD_MS = 10_000;
 
@@ -108,10 +102,9 @@ export const IDLE_SHARE_MS = 1_000;
 export const REMEMBERED_PACES = 10_000;
 
 /**
- * How long a read of an endpoint (a claim's, or a read again) may serve the deliveries sent to it.
- * Whatever changes what a send uses (rotate_secret, a new URL, a disable, a delete) answers only
- * this long after it commits, so every attempt that starts after that answer sees the change: any
- * read taken before the commit has expired by then. Reads start their age when they are sent.
+ * How long a read of an endpoint may serve its sends, aged from when the read was sent. A change to
+ * what a send uses (rotate_secret, a new URL, a disable, a delete) answers this long after its commit,
+ * so every attempt started after that answer sees it.
  */
 export const ENDPOINT_READ_MAX_AGE_MS = 200;
 
@@ -122,12 +115,9 @@ export const MAX_STALE_ENDPOINT_READS = 3;
 export const RECORD_WINDOW_MS = 20;
 
 /**
- * A group of outcomes whose write failed (a dropped connection, a database restarting) is written
- * again after each of these pauses, 15.5 s in all: well within a claim's lease, which the worker
- * renews while it waits. Written once, its claims would expire and its sends go out a second time
- * once the lease ends. Writing it again is safe: the record changes only deliveries still under the
- * claims it names, so a write that did commit before its answer was lost changes nothing the second
- * time.
+ * Pauses before a failed write of a group of outcomes is tried again, in all well within a claim's
+ * lease (renewed meanwhile), so that its sends do not go out twice. Safe to repeat: the record changes
+ * only deliveries still under the claims it names.
  */
 export const RECORD_RETRY_PAUSES_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
 
@@ -171,10 +161,9 @@ export const STORED_BODY_MAX_CHARS = 2_000;
 export const RESPONSE_READ_LIMIT_BYTES = 8 * 1024;
 
 /**
- * Bytes one reply may take off the wire: undici's 16 KiB of headers, the body cap with its chunk
- * framing, a few 1xx replies, and room to spare. The body cap alone bounds only the bytes undici
- * hands over as body; a status line, a chunk extension or a chunk size without end, blank lines or
- * an endless run of 1xx replies would otherwise be read at line rate until the deadline.
+ * Bytes one reply may take off the wire: undici's 16 KiB of headers, the body cap with its framing, a
+ * few 1xx replies and room to spare. The body cap alone would let an endless status line, chunk
+ * header, blank lines or 1xx replies be read at line rate until the deadline.
  */
 export const REPLY_BYTE_BUDGET = 64 * 1024 + RESPONSE_READ_LIMIT_BYTES;
 
@@ -194,10 +183,9 @@ export const MAX_EVENTS_PER_WRITE = 200;
 export const EVENT_PAGE_CHARACTERS = 4 * 1024 * 1024;
 
 /**
- * The most rows of a list one page of a filter no index serves reads. Unbounded, a page of a rare
- * value (`status=failed` among a million deliveries) read every row of the list, or of the whole
- * table, at a cost any key could ask for again at its request rate. A page that reaches the bound
- * ends there, short or even empty, with `has_more` and a cursor at the last row it read.
+ * The most rows one page of a filter no index serves reads, so a page of a rare value never scans the
+ * list at a cost any key could repeat at its rate. A page reaching it ends there, short or even
+ * empty, with `has_more` and a cursor at the last row read.
  */
 export const UNINDEXED_FILTER_WINDOW = 10_000;
 
@@ -209,7 +197,7 @@ export const MAX_BODY_DEPTH = 32;
 /** How often one API key's `last_used_at` is written at most, per process. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
-/** How long the rate limiter's connection may take to become ready at start before requests say it is not. */
+/** How long the rate limiter's connection may take to be ready at start before requests report it. */
 export const RATE_LIMIT_CONNECT_GRACE_MS = 10_000;
 
 /** How long a request waits for Redis's rate-limit answer before it is let through unmetered. */
@@ -230,7 +218,7 @@ export const FAILED_AUTHENTICATION_WAITING_PER_LIMIT = 10;
 /** How long an `Idempotency-Key` answers retries (as Stripe keeps its keys). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 
-/** An idempotent run that has not answered in this long is taken to have died: a retry may run in its place. */
+/** An idempotent run not answered in this long is taken to have died: a retry may run in its place. */
 export const IDEMPOTENT_RUN_LEASE_MS = 60_000;
 
 /**

@@ -5,11 +5,9 @@ import { ParameterInvalidError } from '../errors/api-error.js';
 const MAX_ACCOUNT_ID_LENGTH = 255;
 
 /**
- * Refuses, with a ParameterInvalidError naming `accountId`, what cannot be the host's tenant id:
- * anything but a non-empty string of at most 255 characters without a NUL character (which
- * PostgreSQL cannot hold) or half of a surrogate pair (which each database would store as another
- * account's id: PostgreSQL writes U+FFFD for any half). Checked before any query: an `undefined` condition is a raw TypeORM
- * error or, on a DataSource whose invalidWhereValuesBehavior ignores it, no condition at all.
+ * Refuses (ParameterInvalidError, `accountId`) all but a non-empty string of at most 255 characters
+ * stored as sent: no NUL, no lone surrogate, which would be stored as another account's id. Checked
+ * before any query, where `undefined` would fail raw or, ignored, match every account.
  */
 export function checkAccountId(accountId: unknown): void {
   if (typeof accountId !== 'string' || accountId.length === 0) {

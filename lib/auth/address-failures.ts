@@ -16,13 +16,9 @@ export type LookupAdmission = { started: true } | { started: false; refusedForMs
 const STARTED: LookupAdmission = { started: true };
 
 /**
- * What this process knows of each client address's failed authentications (the count Redis last
- * answered for its window) and of its key look-ups in flight. A look-up starts while the two
- * together are under the limit; beyond it, it waits for one in flight to end (up to
- * FAILED_AUTHENTICATION_WAITING_PER_LIMIT times the limit wait): a burst of concurrent requests is
- * held to the limit before their failures have been counted, not only once they have, while a burst
- * of valid keys, whose look-ups count nothing, only waits its turn. Bounded, so that an attacker
- * with many addresses grows it no further than its bound.
+ * Per client address, the failures Redis last counted plus the look-ups in flight: a look-up starts
+ * while the two are under the limit, else waits its turn, so a burst is held to the limit before its
+ * failures are counted. Bounded in addresses, so that an attacker with many cannot grow it.
  */
 export class AddressFailures {
   private readonly known = new Map<string, Known>();

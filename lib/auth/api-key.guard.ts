@@ -13,10 +13,9 @@ import { RateLimiter } from './rate-limiter.js';
 import type { Scope } from './scopes.js';
 
 /**
- * An API key on every /v1 route (`Authorization: Bearer <key>`, or the key as the user name of Basic
- * credentials: see `authenticateRequest`), then the key's request rate, then the route's
- * @RequireScopes. The first of the module's pieces every /v1 route runs: it names the request
- * (`Request-Id`), whatever the answer.
+ * Requires a valid API key (Bearer, or the user name of Basic credentials), then the key's request
+ * rate, then the route's @RequireScopes. It runs first on every /v1 route, so every answer, a refusal
+ * included, carries `Request-Id`.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {

@@ -124,11 +124,8 @@ export class ApiKeysService {
   }
 
   /**
-   * The key presented (as a bearer token, or as the user name of Basic credentials), or null. There
-   * is no cache, the host DataSource's query cache included (every read of a key says `cache: false`):
-   * one lookup on the unique hash index per request, so a revocation is seen by every instance on its
-   * very next request. The guard's own step, kept from hosts: called directly, it skips the guard's
-   * rate limit.
+   * The key presented, or null. Never cached (the host's query cache included), so a revocation is
+   * seen by every instance at once. For the guard only: called directly, it skips the rate limit.
    * @internal
    */
   async authenticate(token: string): Promise<AuthenticatedApiKey | null> {

@@ -29,10 +29,9 @@ export interface PresentedCredentials {
 }
 
 /**
- * The key a /v1 request is made with, once it is valid and within its request rate; throws the 401
- * or 429 otherwise. A key presented and not found counts against the client's address (when the
- * host limits failed authentications), and an address over that limit is refused before its key
- * is looked up.
+ * The key a /v1 request is made with, once valid and within its rate; throws the 401 or 429
+ * otherwise. Under the failed-authentication limit, a key not found counts against the client's
+ * address, and an address over the limit is refused before its key is looked up.
  */
 export async function authenticateRequest(
   { authorization, ip }: PresentedCredentials,

@@ -1,10 +1,9 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * The address a client's failed authentications are counted under: an IPv4 address as it is (also
- * when written IPv4-mapped, `::ffff:203.0.113.7`, or NAT64-embedded), an IPv6 address by its /64, since one host is
- * commonly given a whole /64 and could otherwise change address with every request. Null for what
- * is not an address (a request whose socket has closed, say): that request is not counted.
+ * The key a client's failed authentications are counted under: an IPv4 address as it is (IPv4-mapped
+ * and NAT64 forms included), an IPv6 address by its /64, which one host commonly holds whole and could
+ * otherwise change with every request. Null for what is not an address: that request is not counted.
  */
 export function clientAddressKey(ip: string | undefined): string | null {
   if (ip === undefined || !ipaddr.isValid(ip)) return null;

@@ -11,11 +11,9 @@ function isApiKeyGuard(guard: unknown): boolean {
 }
 
 /**
- * Whether ApiKeyGuard protects the handler a request is routed to: the module's own routes, a
- * host's `@ApiV1Controller` routes, and any with `@UseGuards(ApiKeyGuard)` on the class or the
- * handler. For a host-global guard meant for the host's own routes only, to let the module's
- * through (the key guard checks those). By what the handler is, not by its path: under a host's
- * URI versioning (`defaultVersion: '1'`) the host's own routes are under /v1 too.
+ * Whether ApiKeyGuard protects the routed handler (the module's routes, `@ApiV1Controller` ones, any
+ * `@UseGuards(ApiKeyGuard)`), for a host-global guard to let those through. Decided by the handler,
+ * not the path: under URI versioning the host's own routes are under /v1 too.
  */
 export function isApiKeyRoute(context: ExecutionContext): boolean {
   // Read as Nest reads it when it binds guards: a handler's own, and its class's with those inherited.

@@ -20,10 +20,9 @@ import { clientAddressKey } from './client-address.js';
 import { RATE_LIMIT_CONNECT_GRACE_MS, RATE_LIMIT_REDIS_TIMEOUT_MS } from '../interview-api.tuning.js';
 
 /**
- * A token bucket per key, in Redis so that every process of the host shares it, on Redis's clock
- * so that their clocks need not agree. KEYS[1] the bucket; ARGV[1] tokens a second, which is also
- * what the bucket holds. Answers 0 when a token was taken, else the milliseconds until one is due
- * (a refused request takes nothing).
+ * A token bucket per key, in Redis so every process shares it, on Redis's clock so theirs need not
+ * agree. KEYS[1] the bucket; ARGV[1] tokens a second, also the bucket's size. Answers 0 when a token
+ * was taken, else the milliseconds until one is due (a refused request takes nothing).
  */
 const TAKE_TOKEN = `
 local rate = tonumber(ARGV[1])
@@ -144,12 +143,9 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 
   /**
-   * Lets the key a request from `ip` presents be looked up once its turn comes, or refuses the
-   * request with 429 and how long to wait: when its address has failed to authenticate too often
-   * in this window, or has too many requests waiting for their turn. Answers what to call once the
-   * look-up is over: a key not found counts against the address, in Redis, shared by every
-   * process; the process that sees the count reach the limit refuses the address until the window
-   * ends (each other one from its next failure from it).
+   * Admits the key look-up of a request from `ip` in its turn, or refuses it with 429 when the
+   * address is over its failures for the window or has too many waiting. Answers the call that ends
+   * the look-up: a key not found counts against the address in Redis, for every process.
    */
   async beginLookup(ip: string | undefined): Promise<(found: boolean) => Promise<void>> {
     const { failures } = this;

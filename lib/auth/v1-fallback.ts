@@ -29,11 +29,9 @@ const BODY_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Answers in the module's envelope for /v1 requests that never reach a controller: an unknown
- * route (404 resource_missing) and a request the body parser or the router refused (400
- * parameter_invalid), both once the key is checked as on every /v1 route (401 without a valid
- * one, 429 over its rate). Registered on init, after every controller route (the host's /v1 routes
- * included) and before Nest's own not-found handler, so it only sees what nobody else handles.
+ * Answers, in the envelope and once the key is checked, the /v1 requests no controller reaches: an
+ * unknown route (404) and a body or URL the middleware refused (400). Mounted after every controller
+ * route and before Nest's not-found handler, so it sees only what nothing else handles.
  */
 @Injectable()
 export class V1Fallback implements OnModuleInit {

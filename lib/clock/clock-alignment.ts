@@ -10,13 +10,9 @@ interface DatabaseTime {
 }
 
 /**
- * Keeps the module's Clock on PostgreSQL's clock: at start, every minute, and at once when the
- * Clock sees the process's clock and the monotonic one move apart, it reads the database's time;
- * when this process's clock is off by more than the tolerance, the Clock counts on from that
- * reading. A worker whose clock ran a minute ahead would otherwise take over the live claims of
- * other workers (their leases over by its clock) and send those deliveries twice; one behind would
- * leave deliveries due by every other process's clock unclaimed. SQLite has no clock of its own: its
- * processes share their machine's.
+ * Keeps the module's Clock on PostgreSQL's, read at start, every minute and on drift (past the
+ * tolerance the Clock counts on from the reading), so a worker whose clock runs ahead takes no live
+ * claim and one behind leaves no due delivery unclaimed. SQLite processes share their machine's clock.
  */
 @Injectable()
 export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {

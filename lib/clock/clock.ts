@@ -12,13 +12,9 @@ export interface ClockReading {
 }
 
 /**
- * The module's one source of time, so that every timestamp of one operation agrees. On PostgreSQL
- * it follows the database's clock when this process's is off (ClockAlignment): claims, leases and
- * due times written by one process are read by others, so a process whose own clock is off must not
- * judge them by it. While it follows, it counts on from the last reading with the monotonic clock,
- * so a correction of the process's clock (NTP stepping it right) moves nothing. When the process's
- * clock and the monotonic one move apart after a reading (a step of the one, a suspended machine,
- * where the other stops), it asks for a new reading at once.
+ * The module's one source of time. On PostgreSQL it follows the database's clock when this process's
+ * is off (ClockAlignment), counting on with the monotonic clock, and asks for a new reading at once
+ * when the two move apart (a stepped clock, a suspended machine).
  */
 @Injectable()
 export class Clock {

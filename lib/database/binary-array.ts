@@ -51,11 +51,9 @@ function writeElement(out: Buffer, offset: number, type: ArrayElementType, value
 }
 
 /**
- * A one-dimensional array bound in PostgreSQL's binary format: node-postgres sends what
- * `toPostgres` answers as it is when that is a Buffer, and the server reads each element by its
- * length, with no escaping on either side. Bound as text (an array literal) or as JSON, every
- * element is escaped by the client and parsed character by character by the server, which for
- * event bodies cost the database as much again as storing them.
+ * A one-dimensional array bound in PostgreSQL's binary format (node-postgres sends a Buffer from
+ * `toPostgres` as it is): the server reads each element by its length, with no escaping on either
+ * side (docs/decisions.md, Databases).
  */
 export class BinaryArray {
   constructor(

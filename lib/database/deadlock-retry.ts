@@ -10,13 +10,9 @@ function isDeadlock(error: unknown): boolean {
 }
 
 /**
- * Runs `work` again when PostgreSQL aborted it to break a deadlock. Rows locked in different
- * orders by two transactions (a worker recording a group of outcomes, which updates deliveries then
- * their endpoints, and a request disabling an endpoint, which updates it then its deliveries) can
- * deadlock; PostgreSQL then rolls one back after a second. Run again, it waits for the other to
- * commit and goes through, instead of failing a request or leaving outcomes unrecorded (their
- * claims would lapse and the sweeper would send the deliveries a second time). `work` must be one
- * whole transaction or statement: nothing of the aborted run remains.
+ * Runs `work` again when PostgreSQL aborted it to break a deadlock, so a request does not fail and
+ * a group of outcomes is not left unrecorded (its deliveries would be sent twice). `work` must be one
+ * whole transaction or statement, so that nothing of the aborted run remains.
  */
 export async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
   for (let run = 1; ; run++) {

@@ -3,11 +3,9 @@ import type { DataSource } from 'typeorm';
 import { InvalidModuleOptionsError, type ResourceDefinition } from '../interview-api.options.js';
 
 /**
- * The module's entities join the host's DataSource through TypeOrmModule.forFeature, which adds them
- * only with autoLoadEntities. A DataSource whose entities are listed by hand, without the module's,
- * started and then answered every /v1 request with a 500 (no metadata for ApiKeyEntity), and a
- * resource's entity missing from it failed in TypeORM's words, naming neither the resource nor the
- * way out: either start is refused here, saying what to add.
+ * Refuses the start, saying what to add, when the DataSource lacks metadata for the module's
+ * entities or a resource's (entities listed by hand without them): otherwise every /v1 request
+ * would answer 500, or fail in TypeORM's words naming neither the resource nor the fix.
  */
 export function checkEntities(
   dataSource: DataSource,

@@ -5,12 +5,9 @@ import { retryOnDeadlock } from './deadlock-retry.js';
 const lastOnSqlite = new WeakMap<DataSource, Promise<unknown>>();
 
 /**
- * Runs `work` in a transaction on `manager`. TypeORM gives SQLite one connection and one query
- * runner for all callers: two transactions begun at once both send BEGIN on it and the second
- * fails ("cannot start a transaction within a transaction"), so on SQLite the module's own
- * transactions run one after another. Inside a transaction already open on the manager this is a
- * savepoint, as TypeORM makes it, and waits for nothing; PostgreSQL's pool gives every transaction
- * a connection of its own, and a transaction it aborts to break a deadlock is run again.
+ * Runs `work` in a transaction on `manager`: a savepoint inside one already open; on PostgreSQL run
+ * again if aborted by a deadlock; on SQLite one after another, since TypeORM's single connection
+ * fails a second BEGIN sent while a transaction is open.
  */
 export function inTransaction<T>(
   manager: EntityManager,

@@ -19,13 +19,9 @@ function nameOf(sql: string): string {
 }
 
 /**
- * PostgreSQL: runs a statement of fixed text as a named prepared statement, on the manager's
- * connection when it has one (a transaction's) or else on one from its DataSource's pool, and
- * answers its rows. The server parses and plans
- * it once per connection instead of once per batch: for the statements of the delivery engine,
- * which publish, claim and record a batch each, that was a fifth of the database's work per
- * delivery. The statement, and its failure, are logged through the host's TypeORM logger like any
- * other query's.
+ * PostgreSQL: runs a fixed-text statement as a named prepared statement, parsed and planned once per
+ * connection (the manager's, else one from the pool), and answers its rows. Logged, with its
+ * failure, through the host's TypeORM logger like any other query.
  */
 export async function queryPrepared<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const own = manager.queryRunner;

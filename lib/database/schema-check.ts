@@ -1,13 +1,9 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 
 /**
- * On PostgreSQL the module's own statements (the outbox, the claim, the record, its migrations)
- * name its tables without a schema, so they resolve through the connection's search_path, while
- * TypeORM's entity queries name the DataSource's `schema`. A DataSource whose `schema` is not its
- * connections' current schema would have the two look in different places (publishing failed with
- * "relation does not exist"): the start is refused, with the way out. The module's migrations
- * run before the start gets here: each checks it first, on its own `queryRunner`, so that none
- * creates tables on the search_path that TypeORM records as made in the schema.
+ * PostgreSQL: refuses, with the fix, a DataSource `schema` that is not its connections' current one,
+ * since the module's statements find tables through the search_path and TypeORM's name the schema.
+ * Each migration runs it first, on its own `queryRunner`.
  */
 export async function checkSchema(dataSource: DataSource, queryRunner?: QueryRunner): Promise<void> {
   const options = dataSource.options;

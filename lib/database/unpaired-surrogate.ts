@@ -1,8 +1,6 @@
 /**
- * A JavaScript string may hold half of a UTF-16 surrogate pair, which no UTF-8 text can: each
- * database driver replaces it on the way in (PostgreSQL's with one U+FFFD, SQLite's with three), so
- * what is stored would differ from what was answered, and between the databases. Such input is
- * refused, as NUL is.
+ * Half of a UTF-16 surrogate pair, which no UTF-8 text holds: each driver would store a replacement
+ * (one U+FFFD on PostgreSQL, three on SQLite), unlike what was answered, so such input is refused.
  */
 export function containsUnpairedSurrogate(text: string): boolean {
   // With the u flag a well-formed pair is one code point: only a lone half matches.

@@ -1,10 +1,9 @@
 import { DEFERRAL_PACES_TRACKED } from '../interview-api.tuning.js';
 
 /**
- * Spreads the deliveries given back for an endpoint over time, one per `intervalMs` (the pace the
- * endpoint sends at), so that a large backlog for a slow endpoint comes back a little at a time
- * instead of all at once: each return costs a claim and a record, and all at once they would
- * mostly be given back again. Nothing is put off beyond the horizon.
+ * Spreads the deliveries given back for an endpoint over time, one per `intervalMs` (its send pace)
+ * and never beyond the horizon: a slow endpoint's backlog comes back a little at a time, rather than
+ * all at once to be claimed and given back again.
  */
 export class DeferralPacer {
   /** Per endpoint: when (epoch ms) the next delivery given back for it is due. */

@@ -16,10 +16,9 @@ const powerOfTwoSecondsMs = (atMostMs: number): number =>
   1000 * 2 ** Math.max(0, Math.floor(Math.log2(atMostMs / 1000)));
 
 /**
- * The time the job carrying a delivery due at `due` runs: `due` rounded up to its cell, a second
- * for a lead under 200 s and about a hundredth of the lead beyond (so a retry runs at most about
- * 1 % of its delay after its next_attempt_at), but never more than `maxCellMs`. 0 for a delivery
- * due now.
+ * When the job carrying a delivery due at `due` runs (0 when due now): `due` rounded up to its cell,
+ * about a hundredth of the lead (at least a second, at most `maxCellMs`), so that a retry runs at
+ * most about 1 % of its delay after its next_attempt_at.
  */
 function cellOf(due: number, clockNow: number, maxCellMs: number): number {
   if (due <= clockNow) return 0;
@@ -36,12 +35,9 @@ function addToCell(cells: Map<number, string[]>, cell: number, id: string): stri
 }
 
 /**
- * Turns deliveries into queue jobs in batches, because a job per delivery costs several Redis
- * round trips each and would halve the throughput of the engine. Deliveries that arrive after a
- * quiet window go out at once; under load, the ids of concurrent publishes are coalesced until a
- * window has passed since the last enqueue (or a batch is full) and added with one addBulk. Under
- * load every batch then carries more deliveries, and every claim and job serves more of them: with
- * a window of 10 ms a publishing host that also runs the worker sent 8 % fewer a second.
+ * Turns deliveries into queue jobs of up to `batchSize` ids. A delivery after a quiet window goes out
+ * at once; under load, ids are gathered until ENQUEUE_WINDOW_MS has passed since the last enqueue (or
+ * a batch is full) and added with one addBulk, so that each job and claim serves many deliveries.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationShutdown {
@@ -127,10 +123,9 @@ export class DeliveryDispatcher implements OnApplicationShutdown {
   }
 
   /**
-   * Enqueues these deliveries, due now, at once and apart from the buffer; resolves when the queue
-   * has them (true) or has refused them (false). The sweeper's pages are whole batches already, and
-   * a page put through the buffer could be flushed by `dispatch` itself, leaving the sweeper's own
-   * flush an empty buffer to report as queued.
+   * Enqueues these deliveries, due now, at once and apart from the buffer; resolves true once the
+   * queue has them, false if it refused them. The sweeper's pages go this way, so that what it reports
+   * as queued is its own page, never a buffer that `dispatch` has flushed already.
    */
   enqueueNow(ids: readonly string[]): Promise<boolean> {
     return this.enqueue(new Map([[0, [...ids]]]));

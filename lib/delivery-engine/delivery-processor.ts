@@ -41,11 +41,9 @@ const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
   endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
 
 /**
- * Sends the deliveries of each batch: claims what is still due (with endpoints and event bodies),
- * sends concurrently in fair shares of the send slots per endpoint, and records each outcome as
- * its send ends, in groups of many, then queues the retries and the deliveries given back. A batch
- * takes room for its deliveries before claiming them, which bounds what a process holds; the
- * claims it holds are renewed until their outcomes are recorded.
+ * Sends each batch: claims what is still due (with endpoints and bodies), sends it in fair shares of
+ * the send slots, records each outcome as its send ends and queues retries and deliveries given back.
+ * Room is taken before a claim, bounding what a process holds; claims are renewed until recorded.
  */
 @Injectable()
 export class DeliveryProcessor implements BeforeApplicationShutdown {
@@ -61,9 +59,8 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly endpoints: EndpointRefresher;
   private readonly streak: FailingStreakRule;
   /**
-   * The database's refusals (a restart, say): every batch and send meets them while they last, so
-   * each is logged once a minute at most (a database failing one read in a few would otherwise
-   * log each time between two that went through).
+   * The database's refusals (a restart, say), which every batch and send meets while they last:
+   * each logged once a minute at most, however they alternate with reads that go through.
    */
   private readonly databaseWarnings = new RepeatLimitedWarnings((message) => this.logger.warn(message));
   /** The batches being sent, each until every outcome of it is recorded. */
@@ -217,9 +214,8 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     try {
       endpoint = await this.endpoints.current(delivery);
     } catch (error) {
-      // A database too slow to say what is current, or away (restarting, say): given back for
-      // later (its record written again as an outcome's is), rather than held unsent and no longer
-      // renewed until its lease runs out, with every delivery waiting behind it.
+      // A database too slow to say what is current, or away: given back for later rather than held
+      // until its lease runs out, with every delivery waiting behind it.
       this.databaseWarnings.add(
         `Could not read webhook endpoints again; deliveries waiting for a send slot are given back for later: ${String(error)}`,
       );
@@ -256,10 +252,9 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
   }
 
   /**
-   * A delivery its endpoint has no room for here (more held than its share of the send slots): its
-   * claim is given back unsent, its attempt not counted, and it is due again once the endpoint's
-   * sends held here have drained, after those given back before it, one per send at the
-   * endpoint's pace (within one deadline while none of its sends has ended here).
+   * Gives back unsent a delivery its endpoint has no room for here, its attempt not counted: due again
+   * once the endpoint's held sends have drained, behind those given back before it, one per send at
+   * its pace (within one deadline while its pace is unknown).
    */
   private deferred(delivery: ClaimedDelivery): DeliveryOutcome {
     const now = this.clock.now().getTime();

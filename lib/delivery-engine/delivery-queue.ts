@@ -11,10 +11,9 @@ import { QUEUE_REDIS_ANSWER_MS } from '../interview-api.tuning.js';
 export const DELIVERY_QUEUE_NAME = 'webhook-deliveries';
 
 /**
- * The prefix of the queue's keys in Redis: queuePrefix, then the installation's id. Hosts on
- * different databases that share a Redis and a queuePrefix would otherwise share the queue, and one
- * host's worker would take the other's jobs, find nothing of them in its own database to claim, and
- * complete them: those deliveries went out only when a sweep found them, if ever.
+ * The prefix of the queue's keys in Redis: queuePrefix, then the installation's id, so that hosts on
+ * different databases never share a queue (a worker would take the other's jobs, find nothing of
+ * them in its own database to claim, and drop them).
  */
 export function deliveryQueuePrefix(queuePrefix: string, installationId: string): string {
   return `${queuePrefix}:${installationId}`;
@@ -66,12 +65,9 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   /**
-   * Adds the batches; a failure is logged and left to the sweeper, the rows being durable. Bounded
-   * in time: with a Redis never reached since start-up, BullMQ waits for it to become ready without
-   * end (the offline queue being off only fails commands once it was), and the sweeper and the
-   * application's shutdown, which wait for this, would hang with it. Bounded in memory: while Redis
-   * leaves a command unanswered past its deadline, batches are not sent but left to the sweeper,
-   * rather than piling up on the connection for as long as Redis stalls.
+   * Adds the batches; a refusal is logged and answers false, leaving them to the sweeper (the rows are
+   * durable). Never waits past QUEUE_REDIS_ANSWER_MS, even for a Redis never reached, and sends nothing
+   * while an earlier command is unanswered, so neither shutdown nor memory depends on Redis answering.
    */
   async add(batches: DeliveryBatch[]): Promise<boolean> {
     if (batches.length === 0) return true;
@@ -102,8 +98,8 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   /**
-   * Leaves the batches to the sweeper, warning once an outage: a publisher flushes every 30 ms, and
-   * a warning for each would be some 30 lines a second for as long as Redis is away.
+   * Leaves the batches to the sweeper, warning once per outage rather than once per flush (every
+   * ENQUEUE_WINDOW_MS under load).
    */
   private leave(batches: DeliveryBatch[], why: string): false {
     if (this.refusedBatches === 0) {

@@ -20,16 +20,8 @@ import {
 } from '../interview-api.tuning.js';
 
 /**
- * The outbox's safety net. The database, not Redis, is the source of truth: a pending delivery
- * that is overdue and claimed by nobody has lost its job (Redis flushed, restarted or down at
- * publish time, a worker killed), so it is queued again. A duplicate job is harmless: it finds
- * nothing to claim.
- *
- * A sweep takes a page of the oldest overdue deliveries, and goes on page after page while the
- * queue, as it was before the sweep, cannot be carrying what it has found: after a flush of Redis
- * the whole backlog goes back at once rather than a page per interval. A queue whose waiting jobs
- * could hold them all is a backlog, not a loss, and gets one page, which bounds the duplicates a
- * sweep adds to a busy queue.
+ * The outbox's safety net: a pending delivery overdue and held by nobody has lost its job (Redis
+ * flushed, restarted or down, a worker killed), so it is queued again. A duplicate finds nothing to claim.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -73,6 +65,10 @@ export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     return this.running;
   }
 
+  /**
+   * Oldest first, page after page while the queue as it was could not be carrying what was found (a
+   * lost backlog goes back whole); one page when it could, which bounds a busy queue's duplicates.
+   */
   private async run(): Promise<number> {
     try {
       const now = this.clock.now();

@@ -58,9 +58,8 @@ export class DeliveryWorker
       }
     });
     this.connection = connection;
-    // BullMQ waits without end for a Redis it has never reached, and its close() waits with it: a
-    // host started while Redis is down could then never stop. So the worker is created once Redis
-    // first answers; until then the database holds every delivery and the sweeper queues them.
+    // Created once Redis first answers: BullMQ would wait without end for a Redis never reached,
+    // and its close() with it, so a host started while Redis is down could never stop.
     if (connection.status === 'ready') this.start(connection, processor);
     else connection.once('ready', () => this.start(connection, processor));
   }
@@ -95,17 +94,9 @@ export class DeliveryWorker
   }
 
   /**
-   * Takes no new batch and waits for the ones in flight, so that their sends are recorded, but never
-   * for Redis. BullMQ's graceful close first waits for its blocking connection to end, which a Redis
-   * that has just gone away leaves in limbo: close() would never return and its timers would keep
-   * the process alive. So the worker is paused (no Redis needed), the deliveries still waiting for
-   * a send slot are given back (due at once, for another worker), our batches are awaited with the
-   * sends on the wire, and the close is forced. A batch whose completion BullMQ could not write
-   * stays active in Redis, is stalled and runs again, finding nothing left to claim.
-   *
-   * Before any module's onApplicationShutdown, because claims and outcomes are written to the
-   * host's database: Nest runs that hook module by module, and a host that lists this module before
-   * TypeORM's would have its DataSource destroyed first.
+   * Waits for the batches in flight so that their outcomes reach the host's database, before any
+   * module's onApplicationShutdown closes it; never waits for Redis, whose graceful close can hang
+   * once Redis is gone, so the close is forced (a batch left active runs again, finding nothing).
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;

@@ -24,12 +24,9 @@ export class StaleEndpointReadError extends Error {
 }
 
 /**
- * What a delivery is sent to when its turn comes. Its claim read the endpoint, but a delivery may
- * wait for a send slot for many seconds (its endpoint's fair share of them), and meanwhile the
- * secret may be rotated, the URL changed, or the endpoint disabled or deleted. So an endpoint read
- * longer ago than `maxAgeMs` is read again, for the ids wanted in the same tick in one query, and
- * that read serves every delivery of the endpoint for `maxAgeMs`. A delivery sent soon after its
- * claim, as under an ordinary load, costs nothing more.
+ * What a delivery is sent to when its turn comes (a rotated secret, a new URL, a disable or delete
+ * included): a read older than `maxAgeMs` is taken again, in one query for the endpoints wanted in the
+ * same tick, and serves them for `maxAgeMs`. A delivery sent soon after its claim costs nothing more.
  */
 export class EndpointRefresher {
   private readonly reads = new Map<string, Read>();

@@ -1,8 +1,7 @@
 /**
- * When an endpoint's failed attempts add up to a streak that disables it: every attempt failed for
- * `disableAfterMs`, with no pause between two failures longer than `pauseMs`. A longer pause starts
- * the streak afresh, so an endpoint that failed once and then had no traffic for days is not
- * disabled by its next single failure.
+ * An endpoint is disabled once every attempt has failed for `disableAfterMs`, with no pause between
+ * two failures longer than `pauseMs`; a longer pause starts the streak afresh, so one failure after
+ * days without traffic does not disable it.
  */
 export interface FailingStreakRule {
   disableAfterMs: number;

@@ -68,19 +68,9 @@ class Lane {
 }
 
 /**
- * Hands a worker process's send slots to accounts, then to their endpoints, fairly. Every account
- * (and mode) with sends here gets an equal share of the slots (⌈concurrency / accounts⌉, all of
- * them when it is alone), split equally between its endpoints with sends here: an endpoint that
- * never answers holds only its share while the others keep sending, and an account that registers
- * many such endpoints holds only its account's share, whatever their number. A freed slot goes to
- * the oldest waiting send among the endpoints under their share whose account is under its own. An
- * endpoint holds at most what it sends in `drainBudgetMs` at its share and typical pace (at least
- * MIN_SHARE_ROUNDS rounds, and `heldPerSlot` rounds until its pace is known), so that slow ones leave
- * room in the worker for the others; and an account holds at most its share of the slots times
- * the mean of its endpoints' rounds, so that its held sends grow with its share, not with its
- * number of endpoints. When another endpoint or account arrives and the shares shrink, or an endpoint
- * or account turns out slow, one that holds more than it now may gives back its newest waiting
- * sends (`SendTurn.ran` false).
+ * Hands a worker's send slots fairly to accounts (and modes), then to their endpoints: an equal share
+ * each, split equally between the account's endpoints, so endpoints that never answer hold only their
+ * share. Held sends are bounded by pace (`boundOf`, `tenantBound`); any over are given back unsent.
  */
 export class FairSendScheduler {
   private readonly lanes = new Map<string, Lane>();
@@ -146,12 +136,9 @@ export class FairSendScheduler {
   }
 
   /**
-   * The pace of an endpoint's sends here: one per `intervalMs` at its share and typical send
-   * duration, and how long those it holds take to drain (or those its account holds, when the
-   * account holds all it may). Until one of its sends has ended here the pace is unknown, and the
-   * answer is one deadline (`deadlineMs`) to drain and no interval: by then its first sends have
-   * ended and told its pace. Taking every unknown send to last the whole deadline instead put a
-   * burst to a fast endpoint off by minutes.
+   * An endpoint's pace here: one send per `intervalMs` at its share and typical duration, and `drainMs`
+   * for what it (or its account, when that holds all it may) holds to drain. Until one of its sends
+   * has ended, one deadline to drain and no interval: by then its first sends have told its pace.
    */
   pace(endpointId: string, deadlineMs: number): { intervalMs: number; drainMs: number } {
     const lane = this.lanes.get(endpointId);
@@ -170,11 +157,9 @@ export class FairSendScheduler {
   }
 
   /**
-   * Runs `task` in its endpoint's turn; a task that fails passes its failure on. `tenant` names the
-   * endpoint's account and mode: an endpoint keeps the one it first came with. The task calls
-   * `sending` as its request to the endpoint starts: the endpoint's pace is timed from there, so
-   * that what comes before (a read of the endpoint from a slow database) is not taken for the
-   * receiver's slowness, and a task that sends nothing does not time it at all.
+   * Runs `task` in its endpoint's turn, passing on its failure; an endpoint keeps the `tenant` (account
+   * and mode) it first came with. `task` calls `sending` as its request starts: the pace is timed from
+   * there, so a slow database read is not taken for a slow receiver.
    */
   run<T>(
     endpointId: string,
@@ -388,12 +373,9 @@ export class FairSendScheduler {
   }
 
   /**
-   * What an account may hold: its share times the mean of its endpoints' rounds. Of its endpoints
-   * whose pace is unknown, as many as it has slots count `heldPerSlot` rounds, as a lone endpoint
-   * does (they are sent to within a deadline, which tells their pace); the others count at the
-   * account's pace, for they wait their turn many deadlines. Without this bound, each endpoint held
-   * at least MIN_SHARE_ROUNDS, and an account's hundreds of endpoints that never answer filled the
-   * worker's claims: other accounts' deliveries were not even claimed until they drained.
+   * What an account may hold: its share times the mean of its endpoints' rounds, so that its claims
+   * grow with its share, not its number of endpoints. Unpaced endpoints count `heldPerSlot` rounds, up
+   * to one per slot of its share (they are sent to within a deadline); the rest at the account's pace.
    */
   private tenantBound(tenant: Tenant): number {
     const unpaced = tenant.lanes.size - tenant.pacedLanes;

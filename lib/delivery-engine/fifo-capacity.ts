@@ -1,11 +1,7 @@
 /**
- * A bounded count of units that callers take and give back: the deliveries a worker process holds
- * claimed, so that what it holds drains in a bounded time (a claim is renewed while held, but a
- * process that claims without bound would give most of its claims back unsent). Requests are let
- * in first come, first served: room given back passes straight to the
- * oldest waiting request, which none arriving meanwhile can take, and the queue is taken from its
- * head by index (an array's `shift` moves every element). A request larger than the bound still
- * goes in alone, so that nothing waits forever.
+ * A bounded count of units taken and given back: the deliveries a worker process holds claimed, so
+ * that what it holds drains in bounded time. First come, first served: freed room goes to the oldest
+ * waiting request, and one larger than the bound goes in alone, so that nothing waits forever.
  */
 export class FifoCapacity {
   private held = 0;

@@ -7,10 +7,8 @@ interface Waiting {
 }
 
 /**
- * Records outcomes as their sends end, not when the slowest send of their batch ends: a receiver
- * that takes its whole deadline to answer then holds back its own deliveries only. Outcomes are
- * written in groups: each within RECORD_WINDOW_MS of its send's end, and a group as soon as it is full,
- * so that under load a statement records a whole group and the statements per delivery stay few.
+ * Records each outcome as its send ends, so that a receiver taking its whole deadline holds back only
+ * its own deliveries; written in groups, each within RECORD_WINDOW_MS or at once when full.
  */
 export class OutcomeRecorder {
   private waiting: Waiting[] = [];

@@ -1,8 +1,7 @@
 /**
- * When attempt `attemptsMade + 1` runs, or null when the schedule is used up. A ±20% jitter
- * spreads the retries of an outage so that a recovering receiver is not hit by all of them at once.
- * A throttling receiver's `Retry-After` (`askedDelayMs`) can put the retry later, never earlier, and
- * at most twice as late as the schedule says (as Svix does): one reply must not park a delivery.
+ * When attempt `attemptsMade + 1` runs, or null when the schedule is used up. ±20 % jitter spreads an
+ * outage's retries; a `Retry-After` (`askedDelayMs`) may put a retry later, never earlier, and at
+ * most twice as late as scheduled, so that one reply cannot park a delivery.
  */
 export function nextAttemptAt(
   scheduleMs: readonly number[],

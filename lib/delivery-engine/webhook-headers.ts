@@ -1,8 +1,8 @@
 import { signWebhook } from '../signing/index.js';
 
 /**
- * The headers of one attempt (docs/api-contract.md, Webhooks as the receiver sees them). Signed at attempt time with the endpoint's current
- * secret, so that a retry after a rotation carries the new signature and never the old one.
+ * The headers of one attempt (docs/api-contract.md, Webhooks as the receiver sees them), signed with
+ * the endpoint's current secret so that a retry after a rotation never carries the old signature.
  */
 export function webhookHeaders(
   userAgent: string,

@@ -51,10 +51,9 @@ interface ClaimRow {
 }
 
 /**
- * The delivery engine's database work, a few statements per batch rather than per delivery. On
- * PostgreSQL a batch costs one claim (which returns the endpoints and event bodies too), and a group
- * of outcomes one record (attempts, deliveries and endpoint streaks in one statement) while nothing
- * fails. The statements are in postgres-statements.ts and sqlite-statements.ts.
+ * The delivery engine's database work, a few statements per batch rather than per delivery: on
+ * PostgreSQL one claim per batch and, while nothing fails, one record per group of outcomes. The
+ * statements are in postgres-statements.ts and sqlite-statements.ts.
  */
 @Injectable()
 export class DeliveryStore {
@@ -65,10 +64,9 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes the deliveries of a job that are still due (by `now`, give or take another process's
-   * clock: DUE_SKEW_ALLOWANCE_MS) and not held by another worker, stamped `now`. A duplicate or
-   * stale job finds nothing to claim; a claim of a dead worker expires at `lockedUntil`, unless
-   * renewed. The bodies of the `unreadFor` endpoints' events are left unread.
+   * Takes a job's deliveries still due by `now` (within DUE_SKEW_ALLOWANCE_MS) and held by no other
+   * worker, stamped `now` and leased until `lockedUntil`: a duplicate or stale job finds nothing. The
+   * bodies of the `unreadFor` endpoints' events are left unread.
    */
   async claim(
     ids: readonly string[],

@@ -3,11 +3,9 @@ import { SqlDialect } from '../database/sql-dialect.js';
 import { type DropReason, dropStatements } from './bound-statements.js';
 
 /**
- * Disabling (or deleting) an endpoint drops its pending retries: they become failed at once, in
- * the caller's transaction, and a job that later carries them finds nothing to claim. A worker's
- * claim is left in place: an attempt already on the wire still reached the receiver, and the
- * claim's stamp is how the worker records it. A delivery published meanwhile, still pending, keeps
- * its schedule and fails unsent when claimed.
+ * Fails an endpoint's pending retries (on disable or delete) at once, in the caller's transaction. A
+ * worker's claim stays, so an attempt already on the wire is still recorded; a delivery published
+ * meanwhile stays scheduled and fails unsent when claimed.
  */
 export async function dropPendingRetries(
   manager: EntityManager,

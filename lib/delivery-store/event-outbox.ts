@@ -7,11 +7,9 @@ import { type OutboxEvent, publishStatements } from './bound-statements.js';
 export type { OutboxEvent } from './bound-statements.js';
 
 /**
- * Writes events and their pending deliveries, each scheduled, atomically: on PostgreSQL in one
- * statement (atomic by itself, so no transaction round trips), on SQLite in three inside a
- * transaction (a savepoint when the manager already has one open). The fan-out to the subscribed
- * endpoints happens in the database: endpoints are never loaded into the process. Answers the
- * delivery ids by event id.
+ * Writes events and their scheduled pending deliveries atomically, fanned out to the subscribed
+ * endpoints in SQL: one statement on PostgreSQL, three in a transaction on SQLite (a savepoint inside
+ * one already open). Answers the delivery ids by event id.
  */
 export async function writeToOutboxAtomically(
   manager: EntityManager,

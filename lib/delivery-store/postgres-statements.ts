@@ -1,23 +1,21 @@
 /**
- * Every hand-written statement PostgreSQL runs on the webhook tables, each whole, its parameters
- * listed above it. Rows are bound as one array per column (`unnest`), so that each text is fixed
- * and is parsed and planned once per connection.
+ * Every hand-written PostgreSQL statement on the webhook tables, whole, its parameters listed above
+ * it. Rows are bound as one array per column (`unnest`), so each text is fixed and planned once per
+ * connection.
  *
- * Lock rule. A statement that locks more than one row locks the endpoints it touches first, then
- * the deliveries, each in id order: two writers meeting on the same rows then wait for one another
- * instead of each holding a row the other wants (a deadlock). Updates take `FOR NO KEY UPDATE`
- * (they keep the key, so inserts of attempts and schedule rows that reference it go on); the purge
- * takes `FOR UPDATE`, since it deletes the rows. Within a `WITH`, whose parts run in no set order,
- * `(SELECT COUNT(*) FROM <part>) >= 0` makes a part wait for the one it names. The lock-order and
- * plan tests hold every statement here to this rule.
+ * Lock rule. A statement that locks more than one row locks the endpoints first, then the deliveries,
+ * each in id order, so two writers on the same rows wait for one another instead of deadlocking.
+ * Updates take `FOR NO KEY UPDATE` (inserts that reference the key go on); the purge, which deletes,
+ * takes `FOR UPDATE`. Within a `WITH`, whose parts run in no set order,
+ * `(SELECT COUNT(*) FROM <part>) >= 0` makes a part wait for the one it names. The lock-order and plan
+ * tests hold every statement here to this rule.
  */
 
 /**
- * Publishes events and fans them out to their deliveries, each scheduled, in one statement.
- * Params, one array per column, an element per event: $1 id, $2 account_id, $3 livemode, $4 type,
- * $5 payload, $6 created_at, $7 the id prefix of its deliveries, $8 its type as quoted JSON (what
- * a subscription contains), $9 the one endpoint of a test event (null: every enabled subscriber).
- * Returns each delivery's id with its event_id.
+ * Publishes events and their scheduled deliveries in one statement; returns each delivery's id and
+ * event_id. Params, an array per column, an element per event: $1 id, $2 account_id, $3 livemode,
+ * $4 type, $5 payload, $6 created_at, $7 its deliveries' id prefix, $8 its type as quoted JSON (as a
+ * subscription holds it), $9 a test event's one endpoint (null: every enabled subscriber).
  */
 export const PUBLISH = `WITH v AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::timestamp[],
@@ -42,15 +40,11 @@ export const PUBLISH = `WITH v AS (
   SELECT id, event_id FROM delivered`;
 
 /**
- * Claims the deliveries of a batch that are still due and held by nobody, and returns them with
- * their endpoints and event bodies. Each id is looked up on its own, in a lateral subquery the
- * planner cannot fold into a join, and the state test is wrapped in `IS TRUE` so that no index can
- * serve it: only the primary key drives the claim, whatever the statistics say. An event's body
- * comes back in the first of its rows only, and in none whose endpoint has no room in the worker
- * (`body_unread`: it is given back unsent); the window function sits outside the update, where it
- * cannot keep the planner from looking the ids up by key.
- * Params: $1 the claim's lease end, $2 now (the claim's stamp), $3 the ids, $4 the latest due time
- * taken, $5 the endpoints whose bodies are left unread.
+ * Claims a batch's deliveries still due and held by nobody, with their endpoints and event bodies (a
+ * body in its event's first row only, none where `body_unread`). The primary key alone drives it,
+ * whatever the statistics: each id in a lateral subquery, the state test under `IS TRUE` (no index
+ * serves it), the window function outside the update. Params: $1 the lease end, $2 now (the claim's
+ * stamp), $3 the ids, $4 the latest due time taken, $5 the endpoints whose bodies are left unread.
  */
 export const CLAIM = `WITH claimed AS (
     UPDATE interview_webhook_deliveries d SET locked_until = $1, claimed_at = $2
@@ -74,9 +68,8 @@ export const CLAIM = `WITH claimed AS (
   FROM claimed`;
 
 /**
- * Extends the claims a worker still holds: only where the delivery is still pending under the same
- * claim, never one another worker has taken since, nor one whose outcome is recorded. The ids are
- * locked in id order first, and named again as an array so that they are looked up by key.
+ * Extends the claims a worker still holds, where the delivery is still pending under the same claim;
+ * locks in id order, then names the ids again as an array so they are looked up by key.
  * Params: $1 the deliveries' ids, $2 the stamps of the claims held on them, $3 the new lease end.
  */
 export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::timestamp[]) AS o(id, claim)),
@@ -88,18 +81,14 @@ export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::tim
     AND d.id = ANY(ARRAY(SELECT id FROM locked))`;
 
 /**
- * Records a batch of outcomes in one statement (atomic by itself): any success ends its
- * endpoint's failing streak (`healed`, first: endpoints before deliveries); each delivery still
- * under this worker's claim takes its new state; the attempts made are inserted from the rows the
- * update returns, so that an attempt of a claim that lapsed meanwhile is never added; the schedule
- * follows: a finished delivery leaves it, one still pending is due at its new time. A delivery
- * dropped meanwhile still counts the attempt but keeps its reason unless that attempt succeeded;
- * an outcome with no attempt keeps what the last attempt left.
- * Params, one array per column, an element per outcome sorted by delivery id: $1 the delivery's
- * id, $2 the stamp of the claim, $3 its new status, $4 the attempts made with this one counted,
- * $5 the response status, $6 the response body, $7 the error, $8 the duration in ms, $9 the next
- * attempt's time, $10 1 if an attempt was made (else 0), $11 that attempt's id, $12 the endpoint;
- * then $13 now.
+ * Records a group of outcomes in one statement: a success ends its endpoint's failing streak first
+ * (`healed`: endpoints before deliveries); each delivery still under the claim takes its new state;
+ * attempts are inserted from the rows the update returns, so a lapsed claim adds none; the schedule
+ * follows. A delivery dropped meanwhile counts the attempt but keeps its reason unless it succeeded;
+ * an outcome with no attempt keeps what the last attempt left. Params, an array per column, an element
+ * per outcome sorted by delivery id: $1 delivery id, $2 claim stamp, $3 new status, $4 attempts made
+ * with this one, $5 response status, $6 response body, $7 error, $8 duration in ms, $9 next attempt's
+ * time, $10 1 if an attempt was made (else 0), $11 that attempt's id, $12 endpoint; then $13 now.
  */
 export const RECORD_OUTCOMES = `WITH o AS (
     SELECT * FROM unnest($1::text[], $2::timestamp[], $3::text[], $4::integer[], $5::integer[], $6::text[],
@@ -183,11 +172,9 @@ export const DISABLE_ENDPOINT = `UPDATE interview_webhook_endpoints
   RETURNING id`;
 
 /**
- * Fails an endpoint's pending deliveries and takes them off the schedule, found through the
- * schedule's index by endpoint so that a drop reads that endpoint's rows only. The endpoint's
- * count of drops goes up first (which locks it before its deliveries): a worker holding one of
- * these deliveries for its send tells by the count that it was dropped, even once the endpoint is
- * enabled again. Params: $1 the reason, $2 now, $3 the endpoint.
+ * Fails an endpoint's pending deliveries and unschedules them, found through the schedule's endpoint
+ * index. Its drop count goes up first, locking it before its deliveries: a worker holding one tells by
+ * the count that it was dropped, even once re-enabled. Params: $1 the reason, $2 now, $3 the endpoint.
  */
 export const DROP_PENDING_RETRIES = `WITH counted AS (
     UPDATE interview_webhook_endpoints SET retry_drops = retry_drops + 1 WHERE id = $3 RETURNING id),
@@ -202,17 +189,14 @@ export const DROP_PENDING_RETRIES = `WITH counted AS (
     RETURNING id)
   DELETE FROM interview_pending_deliveries WHERE delivery_id = ANY(ARRAY(SELECT id FROM dropped))`;
 
-/**
- * The endpoints as they are now. Params: $1 their ids. A deleted one is missing.
- */
+/** The endpoints as they are now; a deleted one is missing. Params: $1 their ids. */
 export const ENDPOINT_TARGETS = `SELECT id, url, secret, status, retry_drops FROM interview_webhook_endpoints
   WHERE id = ANY($1::text[])`;
 
 /**
- * The sweeper's first page: the schedule's overdue rows in due order, each checked on its
- * delivery in a correlated subquery, which runs as a look-up by key for each row (as a join the
- * planner may scan every delivery ever sent). Params: $1 the latest due time, $2 now (a claim
- * lapsed before it holds nothing), $3 the page's size.
+ * The sweeper's first page: overdue schedule rows in due order, each checked on its delivery by key
+ * in a correlated subquery (a join may scan every delivery ever sent). Params: $1 the latest due time,
+ * $2 now (a claim lapsed before it holds nothing), $3 the page's size.
  */
 export const OVERDUE_FIRST_PAGE = `SELECT p.delivery_id AS id, p.next_attempt_at AS due FROM interview_pending_deliveries p
   WHERE p.next_attempt_at <= $1
@@ -232,11 +216,9 @@ export const OVERDUE_NEXT_PAGE = `SELECT p.delivery_id AS id, p.next_attempt_at 
   ORDER BY p.next_attempt_at, p.delivery_id LIMIT $3`;
 
 /**
- * The purge of expired events, run in order in one transaction. Expired events are a range of the
- * primary key: an event id begins with its creation time. The deliveries are locked first, in id
- * order, so that a worker recording an attempt of one of them meanwhile commits either before
- * (its rows then deleted here) or after (finding the delivery gone and adding nothing).
- * Params, each: $1 the lowest id of an event still visible.
+ * The purge of expired events (a range of the primary key: an id begins with its creation time), in
+ * order in one transaction. Deliveries are locked first, in id order, so a worker recording one commits
+ * before (its rows deleted here) or after (finding it gone). Params, each: $1 the lowest visible event id.
  */
 export const PURGE_EXPIRED = {
   lockDeliveries: `SELECT COUNT(*) FROM (

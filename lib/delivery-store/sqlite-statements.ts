@@ -1,10 +1,7 @@
 /**
- * Every hand-written statement SQLite runs on the webhook tables, each whole, its parameters
- * listed above it. SQLite binds each value on its own, so a statement over many rows takes them as
- * a VALUES list (`rows`, `?` placeholders of as many rows as there are) or an IN list (`ids`), and
- * a statement binds at most SQLITE_MAX_BOUND_VALUES. SQLite runs one writing transaction at a time,
- * so these statements take no row locks; its RETURNING sees only the table it changes, so what
- * PostgreSQL does in one statement takes a few here, in the caller's transaction.
+ * Every hand-written SQLite statement on the webhook tables, whole, its parameters listed above it.
+ * Rows go as `?` lists (VALUES `rows`, IN `ids`), at most SQLITE_MAX_BOUND_VALUES a statement. One
+ * writer at a time, so no row locks; RETURNING sees one table, so some steps take a few statements.
  */
 
 /**
@@ -74,11 +71,10 @@ export const RENEW_CLAIMS = (rows: string): string => `WITH o(id, claim) AS (VAL
     AND interview_webhook_deliveries.status = 'pending'`;
 
 /**
- * Recording a batch of outcomes, in order in one transaction, each statement over the same rows
- * `o`, an outcome each: the delivery's id, the stamp of the claim, its new status, the attempts made
- * with this one counted, the response status, the response body, the error, the duration in ms,
- * the next attempt's time, 1 if an attempt was made (else 0), that attempt's id, the endpoint.
- * `attempts` and `deliveries` take now after the rows.
+ * Recording outcomes, in order in one transaction, each statement over rows `o` of: delivery id, claim
+ * stamp, new status, attempts made with this one, response status, response body, error, duration in
+ * ms, next attempt's time, 1 if attempted (else 0), that attempt's id, endpoint; `attempts` and
+ * `deliveries` then take now.
  */
 const OUTCOME_ROWS = (rows: string): string =>
   `o(id, claim, status, attempt, response_status, response_body, error, duration_ms, next_attempt_at,

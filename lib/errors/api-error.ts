@@ -19,10 +19,9 @@ export interface ErrorEnvelope {
 }
 
 /**
- * The one error hierarchy of the module: services throw these, the filter renders them. Each is a
- * Nest HttpException whose response is the envelope, so that Nest's default filter and a host's
- * own filters answer it with its status and body too (a host route calling ApiKeysService, the
- * guard applied without the module's filter).
+ * The module's one error hierarchy: services throw these, the filter renders them. Each is an
+ * HttpException whose response is the envelope, so Nest's default filter and a host's answer it with
+ * its status and body too.
  */
 export class ApiError extends HttpException {
   constructor(

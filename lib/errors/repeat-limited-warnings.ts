@@ -1,10 +1,8 @@
 import { RepeatWindow } from './repeat-window.js';
 
 /**
- * Warnings that can repeat many times a second while a dependency is away (Redis refusing
- * connections, a database restarting): each message is logged once a minute at most, with how many
- * times it was left out, rather than a line each time; and again at once after `clear`, when what
- * caused it is over.
+ * Warnings that repeat while a dependency is away: each message is logged once a minute at most,
+ * with how many times it was left out, and again at once after `clear`.
  */
 export class RepeatLimitedWarnings {
   private readonly window = new RepeatWindow();

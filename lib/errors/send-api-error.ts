@@ -3,10 +3,9 @@ import { requestIdOf } from '../identifiers/request-id.js';
 import { type ApiError, RateLimitedError } from './api-error.js';
 
 /**
- * The headers an error calls for besides its body: a 401 names the scheme and realm to
- * authenticate with (RFC 7235 §3.1, RFC 6750 §3), and a rate limit says when to retry. Set apart
- * from the body so that the guard can set them before it throws, for the filters (Nest's default,
- * a host's) that know nothing of them.
+ * The headers an error calls for: a 401's scheme and realm (RFC 7235 §3.1, RFC 6750 §3), a 429's
+ * `Retry-After`. Apart from the body so the guard can set them before it throws, for filters that
+ * know nothing of them.
  */
 export function setApiErrorHeaders(response: Response, error: ApiError, realm: string): void {
   if (error.getStatus() === 401) response.setHeader('WWW-Authenticate', `Bearer realm="${realm}"`);

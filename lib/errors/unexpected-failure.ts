@@ -11,10 +11,9 @@ import { RepeatWindow } from './repeat-window.js';
 const stacks = new RepeatWindow();
 
 /**
- * A failure nobody expected: logged for the operator under the id the client is answered with,
- * with the request's method and path (not its query, which may carry what is not the log's), and
- * answered as a 500 that tells the client nothing internal. Its stack is logged with the first
- * request it fails, then once a minute while it recurs; the others name it in a line.
+ * Logs an unexpected failure under the client's Request-Id with method and path (not the query,
+ * which may carry what does not belong in a log), its stack at most once a minute per failure, and
+ * answers a 500 that tells the client nothing internal.
  */
 export function unexpectedFailure(logger: Logger, failure: unknown, response: Response): InternalApiError {
   const summary = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);

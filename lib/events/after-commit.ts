@@ -13,14 +13,9 @@ interface TransactionEvent {
 }
 
 /**
- * Runs work after a host transaction commits (and forgets it on rollback). Enqueueing deliveries
- * inside the transaction could send an event the host then rolls back; after commit it cannot.
- *
- * TypeORM runs a nested `manager.transaction()` as a savepoint and reports its release as a
- * commit. Only the outermost commit makes the rows durable and visible (and on SQLite, whose one
- * connection lets the worker read uncommitted rows, sending earlier would send rows the host may
- * still roll back), so levels are counted: a released savepoint hands its work to the enclosing
- * level, a savepoint rolled back forgets only the work written inside it.
+ * Runs work once the host's outermost transaction commits, and forgets it on rollback, so an event the
+ * host rolls back is never sent. TypeORM reports a released savepoint as a commit, so levels are
+ * counted: a released savepoint hands its work to the enclosing level, one rolled back drops only its own.
  */
 export class AfterCommit implements EntitySubscriberInterface {
   private readonly depths = new WeakMap<QueryRunner, number>();

@@ -10,10 +10,8 @@ interface Waiting {
 }
 
 /**
- * Group commit for publishes that run in no host transaction: the calls made while one write is
- * being prepared share one statement and one commit. A commit costs a disk flush, so one commit
- * per event would cap publishing at the disk's flush rate; every caller still resolves only once
- * its own event is durably stored.
+ * Group commit for publishes outside a host transaction: calls made while a write is prepared share
+ * one statement and one commit (one flush to disk), and each caller resolves once its own event is stored.
  */
 export class PublishBatcher {
   private waiting: Waiting[] = [];

@@ -8,10 +8,9 @@ import ipaddr from 'ipaddr.js';
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /**
- * Whether a webhook may be sent to this address. An allowlist, not a blocklist: only ordinary
- * unicast is public, so loopback, private, link-local (cloud metadata), CGNAT, benchmarking,
- * multicast, NAT64 and 6to4 are all refused, and so is any range added to ipaddr.js later.
- * `process` unwraps IPv4-mapped IPv6 first, so ::ffff:127.0.0.1 is judged as 127.0.0.1.
+ * Whether a webhook may be sent to this address. An allowlist: only ordinary unicast passes, so every
+ * special range (loopback, private, link-local, CGNAT, multicast, NAT64, 6to4, any ipaddr.js adds later)
+ * is refused, and IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 it carries.
  */
 export function isPublicAddress(ip: string): boolean {
   let address: ipaddr.IPv4 | ipaddr.IPv6;
@@ -34,10 +33,9 @@ function inHex(ip: string): string {
 }
 
 /**
- * The address a URL hostname names literally, or null for a DNS name. Node connects to a literal
- * without calling `lookup`, so literals escape the connect-time guard and must be checked here.
- * WHATWG URLs have already normalised 2130706433, 0x7f000001 and 127.1 to 127.0.0.1, and keep IPv6
- * in brackets, which `isIP` does not accept.
+ * The address a URL hostname names literally, or null for a DNS name: Node connects to a literal
+ * without `lookup`, escaping the connect-time guard. WHATWG URLs already normalise 2130706433,
+ * 0x7f000001 and 127.1 to 127.0.0.1, and keep IPv6 in brackets, which `isIP` refuses.
  */
 export function ipLiteralOf(hostname: string): string | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

@@ -42,7 +42,7 @@ const DNS_CODES = new Set<string>([
 ]);
 // ECONNREFUSED and ENOMEM come from sockets too: they are DNS failures only when a query raised them.
 const DNS_SYSCALL = /^(getaddrinfo|query)/;
-// Node's X509 verify codes (src/crypto/crypto_common.cc, X509ErrorCode), UNSPECIFIED for the rest.
+// Node's X509 verification codes (X509ErrorCode), UNSPECIFIED for the rest.
 const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_CRL',

@@ -21,11 +21,9 @@ export interface AttemptOutcome {
 class AttemptEnded extends Error {}
 
 /**
- * Takes one attempt's reply straight from undici's dispatcher, without a response stream: the
- * status, the body up to the byte cap, the end or the failure. It settles exactly once, at the
- * first of: the end of the reply, the cap, an error, or the deadline. The deadline covers
- * everything, a request still waiting for a socket too; whatever is still under way then is
- * aborted, which closes the connection rather than draining it.
+ * Takes one attempt's reply straight from undici's dispatcher and settles exactly once, at the first
+ * of: the reply's end, the byte cap, an error, or the deadline. The deadline covers the wait for a
+ * socket too; what is under way then is aborted, closing the connection rather than draining it.
  */
 export class AttemptHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;

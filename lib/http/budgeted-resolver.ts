@@ -31,11 +31,9 @@ const LOOPBACK: LookupAddress[] = [
 ];
 
 /**
- * Resolves with c-ares rather than `dns.lookup`. getaddrinfo runs on libuv's thread pool, where a
- * domain whose name server never answers holds a thread for about 30 s and cannot be cancelled: a
- * few such endpoints and every other endpoint's lookup queues behind them until its attempt times
- * out. c-ares queries share no pool, and each resolution gets its own channel so that spending the
- * budget cancels its queries and no one else's.
+ * Resolves with c-ares, not `dns.lookup`: getaddrinfo holds a thread of libuv's small shared pool for
+ * about 30 s per silent name server and cannot be cancelled, so a few such endpoints would delay every
+ * other look-up. Each resolution has its own channel: spending its budget cancels only its queries.
  */
 export function createBudgetedResolver(options: BudgetedResolverOptions): ResolveAll {
   return (hostname, lookupOptions, callback) => {

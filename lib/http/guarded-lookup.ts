@@ -23,10 +23,9 @@ export type ResolveAll = (
 ) => void;
 
 /**
- * A `lookup` for undici's connector. The socket connects only to the addresses this returns, so
- * the check and the use are the same resolution and a rebinding DNS server gets no second answer.
- * One non-public address refuses the whole name: answering [public, 10.0.0.1] must not let the
- * connection fall through to the private one.
+ * A `lookup` for undici's connector: the socket connects only to the addresses checked here, so a
+ * rebinding DNS server gets no second answer. One non-public address refuses the whole name, so a
+ * connection cannot fall through from a public address to a private one.
  */
 export function createGuardedLookup(resolveAll: ResolveAll): LookupFunction {
   return (hostname, options, callback) => {

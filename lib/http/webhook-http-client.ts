@@ -63,12 +63,10 @@ export class WebhookHttpClient {
     }
     this.timeoutMs = options.timeoutMs;
     this.allowPrivateDestinations = options.allowPrivateDestinations;
-    // A dedicated Agent, never the global dispatcher: the guard must not break the host
-    // application's own calls to private services. Its inactivity timers are backstops only;
-    // a reply dripping one byte at a time keeps resetting them, so the deadline is the bound.
-    // It has no redirect interceptor: a 3xx comes back as the outcome, so a receiver cannot
-    // bounce the delivery to an internal address.
-    // Every reply is also held to a byte budget on the socket: the body cap counts body bytes only.
+    // A dedicated Agent, so the guard never touches the host's own calls. Its inactivity timers are
+    // backstops (a dripping reply resets them): the deadline is the bound. No redirect interceptor:
+    // a 3xx is the outcome. Every reply is held to a byte budget on the socket too, since the body
+    // cap counts body bytes only.
     this.agent = new Agent({
       connections: options.maxConnections,
       connect: withReplyByteBudget(
@@ -106,10 +104,7 @@ export class WebhookHttpClient {
     return this.agent.close();
   }
 
-  /**
-   * Dispatched with a handler of our own rather than through `undici.request`: no response stream,
-   * abort signal or async iteration per delivery, which a worker sending thousands a second feels.
-   */
+  /** Dispatched with a handler of our own: no response stream or abort signal per delivery. */
   private attempt(target: Target, request: WebhookRequest): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const handler = new AttemptHandler(this.timeoutMs, request.now.getTime() - Date.now(), resolve);

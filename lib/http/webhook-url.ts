@@ -6,10 +6,9 @@ import { hasControlCharacter } from './control-characters.js';
 const INTERNAL_HOST_NAME = /(^|\.)(localhost|local|internal)$/;
 
 /**
- * Registration-time check of an endpoint URL: null when acceptable, otherwise a message for the
- * customer. This is for early, readable feedback only. DNS can change after registration, so the
- * binding check is the connect-time guard in the client. `allowInsecure` (development) also
- * permits http and local hosts.
+ * Registration-time check of an endpoint URL: null when acceptable, else a message for the customer.
+ * Early feedback only: DNS can change, so the connect-time guard is the binding check.
+ * `allowInsecure` (development) also permits http and local hosts.
  */
 export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | null {
   const schemeMessage = allowInsecure

@@ -44,11 +44,9 @@ function replayedValue(answer: SentAnswer): unknown {
 }
 
 /**
- * `Idempotency-Key` on POST, as Stripe has it: the first request with a key runs and its answer is
- * kept for a day, as sent; a retry with the same key and parameters gets those bytes again (with
- * `Idempotent-Replayed: true`) instead of creating or sending anything twice. A run that does not
- * succeed keeps nothing, so its retry runs afresh; nor does an answer streamed out, which could not
- * be sent again. Handlers taking `@Req()`, `@Res()` or `@RawBody()` are left alone.
+ * `Idempotency-Key` on POST, as Stripe has it: a successful answer is kept a day, byte for byte, and
+ * a retry with the same key and parameters gets it again (`Idempotent-Replayed: true`). A failed or
+ * streamed answer is not kept. Handlers taking `@Req()`, `@Res()` or `@RawBody()` are left alone.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

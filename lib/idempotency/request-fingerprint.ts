@@ -29,12 +29,9 @@ function parametersOf(parameters: unknown): unknown {
 }
 
 /**
- * What a request asks, and who asks it: the calling API key's id, and the request's method, path,
- * query and body, hashed (SHA-256, hex), each as the routes read it. A trailing slash reaches the
- * same handler, so it asks the same; the query is taken as parsed, so its names may come in any
- * order while a repeated name's values stay in theirs. The key's id keeps another key of the
- * account from being answered what this one was (a new endpoint's secret, say) by reusing its
- * Idempotency-Key.
+ * SHA-256 (hex) of the calling key's id and the method, path, query and body as the routes read
+ * them (a trailing slash, or names in another order, ask the same). The key's id keeps another key
+ * of the account from being answered what this one was, a new endpoint's secret say.
  */
 export function requestFingerprint(
   apiKeyId: string,
@@ -50,10 +47,8 @@ export function requestFingerprint(
 }
 
 /**
- * The media type of a body nothing has read before the handler, null when there is none: a route
- * that takes uploaded files parses its multipart body itself, later, so the fingerprint would see
- * no body and a different upload with the same key would be answered as the first. A body read to
- * its end (by a parser, or found empty) is known to the fingerprint.
+ * The media type of a body still unread when the handler is reached (a multipart upload), else
+ * null: the fingerprint cannot see such a body, so a different upload would match the first.
  */
 export function unreadBodyType(request: Pick<Request, 'headers' | 'readableEnded'>): string | null {
   if (!carriesBody(request) || request.readableEnded) return null;

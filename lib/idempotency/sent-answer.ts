@@ -8,7 +8,7 @@ export interface SentAnswer {
   body: Buffer;
 }
 
-/** `end` and `write` as called: their arguments vary (chunk, encoding, callback), so they are passed on as given. */
+/** `end` and `write` as called: their arguments (chunk, encoding, callback) vary and pass on as given. */
 type Writer<R> = (...args: unknown[]) => R;
 
 /** The bytes `end` was given: a string in its encoding, a buffer, or none. */
@@ -24,11 +24,9 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer {
 }
 
 /**
- * Hands `settle` the answer this response is about to send, once every interceptor, serializer and
- * filter around the handler has shaped it, and sends it only after `settle` has finished: a retry
- * arriving the moment the answer does must find it kept. An answer written in parts before its end
- * (a `StreamableFile` piped out) was never whole in hand, so `settle` gets null for it. `settle`
- * reports its own failures: the answer is sent whatever it did.
+ * Hands `settle` the answer as finally shaped, and sends it only once `settle` is done, so that a
+ * retry arriving with the answer finds it kept. A streamed answer was never whole: `settle` gets
+ * null. `settle` reports its own failures; the answer is sent regardless.
  */
 export function beforeSending(
   response: Response,
@@ -61,10 +59,8 @@ export function beforeSending(
 }
 
 /**
- * Sends `answer` in place of whatever the layers around the handler send for this response: they
- * would reshape it again (a serializer's `@Exclude()` unapplied, a getter lost), and it is the
- * answer the first request got that a retry must get. A failure outside the handler (an error
- * status by then) is sent as it is.
+ * Sends `answer` in place of what the layers around the handler send, which would reshape it
+ * again: a retry gets the first request's bytes. An error status set meanwhile is sent as it is.
  */
 export function sendInstead(response: Response, answer: SentAnswer): void {
   const send = response.send;

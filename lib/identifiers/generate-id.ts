@@ -3,10 +3,7 @@ import { randomFillSync } from 'node:crypto';
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const RANDOM_CHARS = 16;
 
-/**
- * Random bytes drawn 4 KiB at a time: one call into the crypto library per 256 ids instead of one
- * per id, which cost more than the rest of the id.
- */
+/** Random bytes drawn 4 KiB (256 ids) at a time: a crypto call per id costs more than the rest of it. */
 const pool = Buffer.alloc(RANDOM_CHARS * 256);
 let poolOffset = pool.length;
 
@@ -37,10 +34,9 @@ function increment(): void {
 }
 
 /**
- * A public id: the prefix, then 10 characters of millisecond time and 16 random characters
- * (80 bits), all lowercase Crockford base32. Ids sort by creation time, which keeps the
- * (created_at, id) keyset index append-mostly; within one millisecond a process counts up from its
- * last id, so objects created in the same millisecond still list in the order they were made.
+ * A public id: the prefix, then 10 characters of millisecond time and 16 random ones (80 bits), in
+ * lowercase Crockford base32. Ids sort by creation time, also within a millisecond in one process
+ * (it counts up from its last id), so the keyset index stays append-mostly.
  */
 export function generateId(prefix: string, now: Date = new Date()): string {
   const time = now.getTime();
@@ -56,10 +52,9 @@ export function generateId(prefix: string, now: Date = new Date()): string {
 const TIME_LIMIT = 32 ** 10;
 
 /**
- * The prefix and time part of an id, for ids whose 16 random characters are drawn by the database
- * (lowercase hex, a subset of the same alphabet) when it creates many rows in one statement, and
- * for the range of ids created before a time. A time the 10 characters cannot hold is refused:
- * encoded anyway, it would not sort with the ids, and retention deletes by that order.
+ * The prefix and time part of an id: for ids whose random part the database draws (lowercase hex,
+ * within the alphabet) and for the range of ids before a time. A time 10 characters cannot hold is
+ * refused, since it would not sort with the ids and retention deletes by that order.
  */
 export function idTimePrefix(prefix: string, now: Date): string {
   let time = now.getTime();

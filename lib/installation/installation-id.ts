@@ -10,11 +10,9 @@ const TABLE = 'interview_installation';
 const SINGLETON = 1;
 
 /**
- * The id of the installation whose database `dataSource` opens, created by the first process to
- * start on it. Every process on one database reads the same id, and processes on different
- * databases read different ones, whatever Redis and queuePrefix they share; a database restored
- * from another keeps the other's id, its data being that installation's. Read as the module's other
- * engine statements are, by table name.
+ * The installation id of `dataSource`'s database, created by the first process to start on it: the
+ * same for every process on one database, different across databases whatever Redis they share
+ * (a restored database keeps its source's id, as it holds that installation's data).
  */
 export async function readInstallationId(dataSource: DataSource): Promise<string> {
   const sql = new SqlDialect(dataSource);

@@ -2,10 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { checkSchema } from '../database/schema-check.js';
 
 /**
- * `migration`, refusing to run up or down before it changes anything when the DataSource's `schema`
- * is not the connection's current one. Its statements name tables without a schema: they would
- * land on the search_path (`public`, say) while TypeORM recorded them as run in the schema's
- * migrations table, and once the host fixed its search_path no start would ever create them there.
+ * `migration`, refusing to run up or down, before any change, when the DataSource's `schema` is not
+ * the connection's current one: its unqualified tables would land on the search_path while TypeORM
+ * recorded the migration as run in the schema, and no later start would create them there.
  */
 export function schemaChecked(migration: new () => MigrationInterface): new () => MigrationInterface {
   class SchemaCheckedMigration extends migration {

@@ -26,10 +26,9 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 const BETWEEN_MILLISECONDS = /\.\d{3}\d*[1-9]/;
 
 /**
- * A bound as the lists compare it. A Date holds whole milliseconds, and a bound between two of
- * them (`…00.0005Z`) is taken as the next one: for a time of whole milliseconds, as the module
- * stores them, being at or after (or before) the bound is then exactly being at or after (or
- * before) that millisecond, where dropping the digits would move the bound back.
+ * A bound as the lists compare it: one between two milliseconds (`…00.0005Z`) is taken as the next,
+ * so that for times stored to the millisecond the comparison is exact, where truncating would move
+ * the bound back.
  */
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
   const value = single(query, name);

@@ -50,11 +50,9 @@ const CURSOR_COLUMN = 'cursor_created_at';
 const WHOLE_SECOND_TEXT = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.000$/;
 
 /**
- * A created_at bound, as the driver prepared it, in the form its column compares right. SQLite
- * compares datetime text: a row stored to the whole second (`datetime('now')`, a @CreateDateColumn's
- * default) reads `...:28`, which sorts before `...:28.000`, so a bound at that instant would exclude
- * it from created_gte and include it in created_lt. Without its `.000` the bound sorts as the
- * instant it is against both forms. (The cursor keeps a row's own text, so keyset needs no such care.)
+ * A created_at bound, as the driver prepared it, in the form its column compares right: on SQLite a
+ * whole second loses its `.000`, since a row stored as `...:28` sorts before `...:28.000` and would
+ * fall on the wrong side of the bound.
  */
 export function comparableBound(prepared: unknown): unknown {
   return typeof prepared === 'string' ? prepared.replace(WHOLE_SECOND_TEXT, '$1') : prepared;

@@ -32,8 +32,8 @@ function fitting(sizes: number[], max: number): number {
 }
 
 /**
- * Makes `query` read the length of the budgeted text in place of the text itself. Read whole, 101
- * rows of 1 MiB came into the process for every page, however few of them the page then kept.
+ * Makes `query` read the length of the budgeted text in place of the text, so that the database
+ * sends only the text of the rows the page can keep (docs/benchmarks.md).
  */
 export function measureInstead<E extends ObjectLiteral>(
   query: SelectQueryBuilder<E>,
@@ -52,13 +52,9 @@ export function measureInstead<E extends ObjectLiteral>(
 }
 
 /**
- * The rows of `listed` (read by a query `measureInstead` prepared, `raw` its raw rows) that a page
- * keeps within `budget`, their budgeted text read for those rows alone.
- *
- * The database's LENGTH counts code points, which is never more than a JS string's length of the
- * same text (a character beyond U+FFFF counts two there): the rows that fit by it are the most the
- * page can keep, and only their text is read; the page then ends where the JS lengths say, as it
- * always has. A row deleted between the two reads (retention's purge) is left out of the page.
+ * The rows of `listed` (`raw` its raw rows) a page keeps within `budget`. LENGTH counts code points,
+ * never more than the JS length, so the rows fitting by it bound the page; only their text is read,
+ * and the page ends where the JS lengths say. A row deleted between the two reads is left out.
  */
 export async function withinBudget<E extends ObjectLiteral>(
   query: SelectQueryBuilder<E>,

@@ -1,11 +1,9 @@
 import { answerWithin } from './answer-within.js';
 
 /**
- * Bounds what waits on one Redis connection while Redis stalls (a silent partition, a server that
- * keeps its connections open and answers nothing). Giving up waiting on a command does not take it
- * back: it stays in the connection's queue until Redis answers or TCP gives up, which can take a
- * quarter of an hour. So once a command has gone past its deadline unanswered, no other is sent on
- * the connection until that one is answered (or fails); until then every ask is refused at once.
+ * Bounds what waits on one Redis connection while Redis stalls: a command given up on stays queued
+ * until Redis answers or TCP gives up (up to a quarter of an hour), so once one passes its deadline
+ * unanswered, every other ask is refused at once until it settles.
  */
 export class StallGuard {
   private unanswered: Promise<unknown> | null = null;

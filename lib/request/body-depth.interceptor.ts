@@ -18,10 +18,9 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * A body nested thousands of levels deep (a few kilobytes of brackets) is refused before anything
- * walks it recursively: class-transformer and the idempotency fingerprint would overflow the call
- * stack, answering 500 and logging an error for every such request. Handlers that read the request
- * themselves are left alone, as by the module's other checks.
+ * Refuses a body nested deeper than MAX_BODY_DEPTH before anything walks it recursively (a few
+ * kilobytes of brackets would overflow class-transformer's stack and the fingerprint's: a 500).
+ * Handlers that read the request themselves are left alone.
  */
 @Injectable()
 export class BodyDepthInterceptor implements NestInterceptor {

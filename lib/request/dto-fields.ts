@@ -1,7 +1,6 @@
 /**
- * A DTO's fields as a plain type, for a handler parameter that `validatedAs(Dto)` validates: such a
- * parameter's design type is `Object`, which a host's global ValidationPipe (run before the
- * module's pipes) passes by, where the class itself would be validated there first, with the
- * host's options and messages, and answered without the offending parameter's name.
+ * A DTO's fields as a plain type, for a parameter `validatedAs(Dto)` validates: its design type is
+ * then `Object`, which a host's global ValidationPipe passes by, so the module's rules and errors
+ * (naming the parameter) answer rather than the host's.
  */
 export type DtoFields<Dto> = { [Field in keyof Dto]: Dto[Field] };

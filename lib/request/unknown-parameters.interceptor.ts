@@ -45,11 +45,9 @@ function turnsOutEmpty(request: Request): Promise<boolean> {
 }
 
 /**
- * Unknown parameters are refused, not ignored (docs/decisions.md, Errors), on routes that take no body
- * or no query too: a DTO and the list parameters refuse the names they do not know, but a route
- * without either (rotate_secret, test, replay, DELETE, a retrieve) would otherwise accept anything,
- * and a client's `?expand=secret` or `{"disabled": true}` on the wrong route would seem to work. A
- * body no parser could read is refused for the same reason.
+ * Refuses unknown parameters (docs/decisions.md, Errors) on routes that declare no body or no query,
+ * where no DTO would: `{"disabled": true}` sent to the wrong route must not seem to work. A body no
+ * parser could read is refused for the same reason.
  */
 @Injectable()
 export class UnknownParametersInterceptor implements NestInterceptor {

@@ -32,11 +32,9 @@ function toParameterError(errors: ValidationError[]): ApiError {
 const SILENTLY_DROPPED = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * What the whitelist cannot catch in a body or a query as sent: a silently dropped name, or a
- * string (a value or a name, at any depth, so every DTO is covered, a host's too) that cannot be
- * stored as sent: a NUL character, which PostgreSQL refuses, or half a surrogate pair, which
- * either database would store as something else. Array entries are named by their array, as
- * class-validator names them.
+ * What the whitelist cannot catch in a body or query as sent: a silently dropped name, or a string
+ * (value or name, at any depth, a host DTO's too) the databases cannot store as sent. Array entries
+ * are named by their array, as class-validator names them.
  */
 function rawInputProblem(input: unknown, root: string | undefined): ParameterInvalidError | null {
   // A stack, not recursion: a deeply nested body must not overflow the call stack.

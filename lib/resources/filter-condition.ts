@@ -17,11 +17,9 @@ export interface FilterCondition {
 }
 
 /**
- * The rows whose column holds `value`, a filter's parsed value, on the bare column so that the
- * filter's index serves it. An instant (a Date) is bound as the driver writes the column. PostgreSQL
- * compares timestamps; SQLite compares datetime text, and a row stored to the whole second
- * (`datetime(...)`, a column default, another writer than TypeORM) reads `2026-03-05 10:00:00`,
- * not `2026-03-05 10:00:00.000`: at a whole second the instant matches either text.
+ * The rows whose column holds a filter's parsed `value`, on the bare column so its index serves it.
+ * An instant is bound as the driver writes the column, and at a whole second also as SQLite's
+ * `datetime(...)` text without `.000`, so a row stored either way matches.
  */
 export function filterCondition(
   { property, name, column }: ColumnFilter,

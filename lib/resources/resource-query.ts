@@ -50,10 +50,8 @@ export class ResourceQuery {
   }
 
   /**
-   * Reads the entity's columns once its metadata is built: a filter or column naming no column of
-   * the entity, an id column longer than a cursor carries, or a filter on a column whose values the
-   * module cannot read from a query string (JSON, an array, a time), fails the boot, not every
-   * request.
+   * Checks the definition against the entity's metadata, so that a mistake fails the boot, not every
+   * request: a name that is no column, an id longer than a cursor carries, an unfilterable column.
    */
   prepare(): void {
     const { definition, columns } = this;

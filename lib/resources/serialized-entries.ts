@@ -4,12 +4,9 @@ import { instanceToPlain } from 'class-transformer';
 const keptByClass = new WeakMap<object, Map<string, boolean>>();
 
 /**
- * The row's own fields that class-transformer keeps in its plain object, as a host's
- * ClassSerializerInterceptor serves it: a property marked `@Exclude()`, or not `@Expose()`d under a
- * class-level `@Exclude()`, is the host's private data, not an API key's. Whether a property is kept
- * depends on its class alone, so one row of a class settles it for the rows after it. Groups and
- * versions are not applied (the view has no request to take them from); a property renamed by
- * `@Expose({ name })` is left out, since the view names a field after its property.
+ * The row's own fields class-transformer keeps in its plain object, as ClassSerializerInterceptor
+ * would: an excluded property is the host's private data, never an API key's. Settled once per
+ * class; groups and versions are not applied, and a field renamed by `@Expose({ name })` is left out.
  */
 export function serializedEntries(row: object): [string, unknown][] {
   const entries = Object.entries(row);

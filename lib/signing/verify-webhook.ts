@@ -21,10 +21,9 @@ export interface VerifyWebhookOptions {
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
- * Checks a Standard Webhooks v1 delivery and throws `WebhookVerificationError` unless it is authentic
- * and fresh. `rawBody` must be the bytes exactly as received: a body re-serialised from parsed JSON
- * would not match the signature. A secret that decodes to no key is the receiver's own mistake, not
- * a forged request: it throws a plain `Error` rather than `WebhookVerificationError`.
+ * Checks a Standard Webhooks v1 delivery; throws `WebhookVerificationError` unless it is authentic and
+ * fresh. `rawBody` must be the bytes exactly as received, not re-serialised JSON. A secret that decodes
+ * to no key throws a plain `Error`: the receiver's mistake, not a forged request.
  */
 export function verifyWebhook(
   rawBody: string | Buffer,

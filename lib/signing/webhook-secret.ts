@@ -14,9 +14,8 @@ export function generateWebhookSecret(): string {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * The raw HMAC key behind a `whsec_` secret. The prefix is optional, as in the reference libraries.
- * A secret that is not strict base64 is refused as they refuse it: Node's decoder skips characters
- * it cannot read and stops at the first `=`, so a mistyped secret would become a key of a byte or
+ * The raw HMAC key behind a `whsec_` secret (prefix optional). Only strict base64 is accepted, as by
+ * the reference libraries: Node's lenient decoder would turn a mistyped secret into a key of a byte or
  * two, whose signatures anyone can forge.
  */
 export function decodeWebhookSecret(secret: string): Buffer {

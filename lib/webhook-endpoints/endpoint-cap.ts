@@ -4,11 +4,9 @@ import { ConflictError } from '../errors/api-error.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 /**
- * Refuses a new endpoint once the key's account has `max` in the key's mode, as the first statements
- * of the caller's transaction. One event fans out to every endpoint of its account, so the cap bounds what one
- * publish writes and sends. On PostgreSQL an advisory lock per account and mode, held to the end
- * of the transaction, makes concurrent creations count one after another (two counting at once
- * would both see room for one); SQLite runs the module's transactions one at a time already.
+ * Refuses a new endpoint once the account has `max` in the key's mode (bounding one publish's fan-out),
+ * as the first statements of the caller's transaction. On PostgreSQL an advisory lock per account and
+ * mode makes concurrent creations count one after another; SQLite runs one transaction at a time.
  */
 export async function checkEndpointCap(
   manager: EntityManager,

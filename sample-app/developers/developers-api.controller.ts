@@ -41,10 +41,9 @@ function livemodeOf(mode: unknown): boolean {
 }
 
 /**
- * The dashboard's own routes, behind the host's login in a real app (the demo has one signed-in
- * user for one account). They call the module's services directly: keys are managed here, never
- * through /v1, and sessions are the host's business. The module's error filter is reused so
- * that the page reads one error shape everywhere.
+ * The dashboard's own routes, behind the host's login in a real app (here one user, one account).
+ * They call the module's services directly: keys are managed here, never through /v1. The module's
+ * error filter is reused so that the page reads one error shape everywhere.
  */
 @Controller('developers/api')
 @UseGuards(LocalDashboardGuard)

@@ -30,12 +30,9 @@ export function dashboardHosts(
 }
 
 /**
- * Why the dashboard refuses a request, or null. It has no login, so it answers only its own page
- * on this machine. A Host the demo does not go by is a page whose name was rebound to this
- * machine's address (DNS rebinding): same-origin to the browser, so it could create a key and read
- * it. A write whose Origin is another page's is a cross-site form or script: browsers send Origin on
- * every POST and DELETE, and the demo grants no CORS, so a page cannot leave it out. Without an
- * Origin (curl on this machine) a write goes through.
+ * Why the loginless dashboard refuses a request, or null. An unknown Host is DNS rebinding (a page
+ * same-origin to the browser that could create a key and read it); a write with another page's Origin
+ * is cross-site (browsers always send Origin on POST and DELETE). A write without Origin (curl) passes.
  */
 export function dashboardRefusal(request: DashboardRequest, hosts: ReadonlySet<string>): string | null {
   const host = request.host?.toLowerCase();

@@ -18,10 +18,9 @@ export interface ReceivedWebhook {
 const KEEP = 25;
 
 /**
- * The receiving side of a webhook, as a customer would write it, living in the same process only
- * for the demo. It knows the signing secrets it was given (the Developers page hands over the
- * secret an endpoint is created with; DEMO_WEBHOOK_SECRET gives one at start-up). Without any
- * secret it still accepts and records deliveries, marked "skipped": a real receiver must not.
+ * A customer's webhook receiver, in the demo's process. It verifies with the secrets it was given
+ * (by the Developers page, or DEMO_WEBHOOK_SECRET); without any it still records deliveries, marked
+ * "skipped", which a real receiver must not do.
  */
 @Injectable()
 export class DemoReceiverService {
@@ -41,10 +40,8 @@ export class DemoReceiverService {
   }
 
   /**
-   * Whether verifyWebhook can check signatures with `secret`: it refuses a malformed one (not base64
-   * after whsec_, a pasted space) with a plain Error, and a well-formed one with a
-   * WebhookVerificationError for this fresh but unsigned probe (the secret is read once the
-   * timestamp is found fresh).
+   * Whether verifyWebhook can check signatures with `secret`: an unsigned probe fails with a plain
+   * Error for a malformed secret (not base64 after whsec_), with a WebhookVerificationError otherwise.
    */
   static canVerifyWith(secret: string): boolean {
     const now = String(Math.floor(Date.now() / 1000));

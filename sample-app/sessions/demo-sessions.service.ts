@@ -27,11 +27,9 @@ export interface RolledBackChange {
 class DemoRollback extends Error {}
 
 /**
- * The host's own business logic. Each change writes the session and publishes its events in ONE
- * database transaction: `publish(input, { manager })` stores the event and its pending deliveries
- * through the host's transaction, and the deliveries are handed to the queue only after COMMIT.
- * If anything throws before the commit, the session, the events and the deliveries all roll back,
- * and no webhook is ever sent for a change that did not happen.
+ * The host's own business logic: each change writes the session and publishes its events in ONE
+ * transaction (`publish(input, { manager })`), and the deliveries are queued only after COMMIT, so a
+ * change that rolls back sends no webhook.
  */
 @Injectable()
 export class DemoSessionsService {

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Creates the interview API tables on PostgreSQL. Generated from the entities with TypeORM's schema
- * builder; test/migrations.e2e-spec.ts checks that the migrated schema matches them (no drift).
+ * Creates the interview API tables on PostgreSQL as TypeORM's schema builder writes the entities;
+ * test/migrations.e2e-spec.ts checks that the migrated schema matches them (no drift).
  */
 export class InterviewApiInitialPostgres1763800000000 implements MigrationInterface {
   name = 'InterviewApiInitialPostgres1763800000000';

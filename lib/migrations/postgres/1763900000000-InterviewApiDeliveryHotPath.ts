@@ -1,10 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Makes the delivery engine's writes lighter on PostgreSQL. A delivery row is rewritten twice soon
- * after it is inserted (the claim, then the outcome): with room left on its page, the claim, which
- * changes no indexed column, stays on that page and writes no index entry (a HOT update). And the
- * due index holds pending deliveries only, so a finished delivery leaves it instead of adding to it.
+ * Room on each page (fillfactor), so that the claim and the outcome, which change no indexed column,
+ * rewrite a delivery in place without index entries (HOT updates); and a due index of pending
+ * deliveries only, which a finished delivery leaves.
  */
 export class InterviewApiDeliveryHotPathPostgres1763900000000 implements MigrationInterface {
   name = 'InterviewApiDeliveryHotPathPostgres1763900000000';

@@ -1,9 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `GET /v1/events?type=` reads an index of each account's events of one type, newest first: without
- * it, a type the account rarely publishes made the list read every event of the account, or of
- * the whole table, for one page.
+ * `GET /v1/events?type=` reads an index of each account's events of one type, newest first, so that
+ * a page of a rarely published type does not read every event of the account.
  */
 export class InterviewApiEventTypeIndexPostgres1764500000000 implements MigrationInterface {
   name = 'InterviewApiEventTypeIndexPostgres1764500000000';

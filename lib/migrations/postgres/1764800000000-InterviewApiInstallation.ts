@@ -1,9 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The installation's one row, whose id names its delivery queue in Redis: hosts on different
- * databases that share one Redis and one queuePrefix no longer take each other's jobs. The first
- * process to start inserts the row.
+ * The installation's one row, whose id names its delivery queue in Redis, so that hosts on different
+ * databases sharing one Redis and queuePrefix never take each other's jobs. The first process to
+ * start inserts the row.
  */
 export class InterviewApiInstallationPostgres1764800000000 implements MigrationInterface {
   name = 'InterviewApiInstallationPostgres1764800000000';

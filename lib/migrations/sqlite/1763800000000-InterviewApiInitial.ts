@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Creates the interview API tables on SQLite (better-sqlite3). Generated from the entities with TypeORM's schema
- * builder; test/migrations.e2e-spec.ts checks that the migrated schema matches them (no drift).
+ * Creates the interview API tables on SQLite as TypeORM's schema builder writes the entities;
+ * test/migrations.e2e-spec.ts checks that the migrated schema matches them (no drift).
  */
 export class InterviewApiInitialSqlite1763800000000 implements MigrationInterface {
   name = 'InterviewApiInitialSqlite1763800000000';
