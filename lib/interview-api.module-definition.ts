@@ -3,8 +3,14 @@ import type { InterviewApiModuleOptions, ResourceDefinition } from './interview-
 
 export interface InterviewApiModuleExtras {
   /** The host's own entities exposed under /v1; static because they decide which routes exist. */
-  resources: ResourceDefinition[];
+  resources: readonly ResourceDefinition[];
 }
+
+/**
+ * The host's resources, each typed by its own entity (E, inferred from the list as written), so
+ * that a definition written inline in forRoot names properties of its entity only.
+ */
+export type ResourceDefinitions<E extends readonly object[]> = { [K in keyof E]: ResourceDefinition<E[K]> };
 
 export const {
   ConfigurableModuleClass: InterviewApiConfigurableModule,
@@ -20,7 +26,10 @@ export const {
  * What `InterviewApiModule.forRoot` takes: `InterviewApiModuleOptions` and the host's `resources`,
  * an extra of the module definition rather than an option since they decide which routes exist.
  */
-export type InterviewApiForRootOptions = typeof INTERVIEW_API_OPTIONS_TYPE;
+export type InterviewApiForRootOptions<E extends readonly object[] = object[]> = Omit<
+  typeof INTERVIEW_API_OPTIONS_TYPE,
+  'resources'
+> & { resources?: ResourceDefinitions<E> };
 
 /**
  * What a `forRootAsync` factory returns: the options, without `resources`, which decide the routes
@@ -30,8 +39,12 @@ export type InterviewApiForRootOptions = typeof INTERVIEW_API_OPTIONS_TYPE;
 export type InterviewApiFactoryOptions = InterviewApiModuleOptions & { resources?: never };
 
 /** What `InterviewApiModule.forRootAsync` takes: a factory of the options, and the `resources`. */
-export type InterviewApiForRootAsyncOptions = Omit<typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE, 'useFactory'> & {
+export type InterviewApiForRootAsyncOptions<E extends readonly object[] = object[]> = Omit<
+  typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE,
+  'useFactory' | 'resources'
+> & {
   // Nest's own factory type: a factory's arguments are whatever its `inject` hands it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   useFactory?: (...args: any[]) => InterviewApiFactoryOptions | Promise<InterviewApiFactoryOptions>;
+  resources?: ResourceDefinitions<E>;
 };

@@ -37,9 +37,9 @@ import { InstallationEntity } from './installation/installation.entity.js';
 import { INTERVIEW_API_OPTIONS } from './interview-api.constants.js';
 import {
   INTERVIEW_API_MODULE_OPTIONS,
-  INTERVIEW_API_OPTIONS_TYPE,
   InterviewApiConfigurableModule,
   type InterviewApiForRootAsyncOptions,
+  type InterviewApiForRootOptions,
 } from './interview-api.module-definition.js';
 import { resolveOptions, resolveResources, type ResourceDefinition } from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
@@ -66,15 +66,22 @@ export const INTERVIEW_API_ENTITIES = [
  */
 @Module({})
 export class InterviewApiModule extends InterviewApiConfigurableModule {
-  static override forRoot(options: typeof INTERVIEW_API_OPTIONS_TYPE): DynamicModule {
+  static override forRoot<E extends readonly object[]>(
+    options: InterviewApiForRootOptions<E>,
+  ): DynamicModule {
     return InterviewApiModule.withRoutes(super.forRoot(options), options.resources);
   }
 
-  static override forRootAsync(options: InterviewApiForRootAsyncOptions): DynamicModule {
+  static override forRootAsync<E extends readonly object[]>(
+    options: InterviewApiForRootAsyncOptions<E>,
+  ): DynamicModule {
     return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources);
   }
 
-  private static withRoutes(base: DynamicModule, resources: ResourceDefinition[] | undefined): DynamicModule {
+  private static withRoutes(
+    base: DynamicModule,
+    resources: readonly ResourceDefinition[] | undefined,
+  ): DynamicModule {
     const resolved = resolveResources(resources);
     const resourceEntities = [...new Set(resolved.map((resource) => resource.entity))];
     return {

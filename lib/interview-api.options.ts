@@ -11,8 +11,14 @@ import { calendarDayYear } from './request/iso-timestamp.js';
 // default is in DEFAULT_OPTIONS. The tables are typed from these interfaces, so an option added here
 // fails to compile until it has a check and, if optional, a default.
 
-/** A host entity exposed under /v1 (see the README, "Host resources"). */
-export interface ResourceDefinition<T = object> {
+/** The four properties the module relies on, which a resource's `columns` may rename. */
+type ResourceColumn = 'id' | 'accountId' | 'livemode' | 'createdAt';
+
+/**
+ * A host entity exposed under /v1 (see the README, "Host resources"): its `filters` and `columns`
+ * name properties of T, so that a typo fails to compile rather than the boot.
+ */
+export interface ResourceDefinitionOf<T extends object> {
   /**
    * URL segment: `GET /v1/<path>` and `GET /v1/<path>/:id`. Lowercase letters, digits and `_`,
    * starting with a letter; not one of the module's own (`events`, `webhook_endpoints`, `ping`,
@@ -30,13 +36,13 @@ export interface ResourceDefinition<T = object> {
    * query string can carry (text, numbers, boolean, timestamp, date, uuid, enum).
    * @default []
    */
-  filters?: string[];
+  filters?: (keyof T & string)[];
   /**
    * Renames of the four properties the module relies on, for an entity whose own are named
    * otherwise; each names an entity property.
    * @default { id: 'id', accountId: 'accountId', livemode: 'livemode', createdAt: 'createdAt' }
    */
-  columns?: Partial<Record<'id' | 'accountId' | 'livemode' | 'createdAt', string>>;
+  columns?: Partial<Record<ResourceColumn, keyof T & string>>;
   /**
    * The public shape of one item, `id` and `object` set over it by the module. By default the fields
    * class-transformer keeps (no `@Exclude()`d one), in snake_case. A method, so that a
@@ -44,6 +50,27 @@ export interface ResourceDefinition<T = object> {
    */
   toJSON?(row: T): Record<string, unknown>;
 }
+
+/**
+ * A resource definition whose entity type is not known here (a list of several): its names are
+ * checked against the entity's columns at boot. Every `ResourceDefinitionOf<T>` is one.
+ */
+export interface AnyResourceDefinition extends Omit<ResourceDefinitionOf<object>, 'filters' | 'columns'> {
+  /** As ResourceDefinitionOf's, any entity property's name. */
+  filters?: string[];
+  /** As ResourceDefinitionOf's, any entity property's name. */
+  columns?: Partial<Record<ResourceColumn, string>>;
+}
+
+/**
+ * `ResourceDefinition<Session>` checks its names against Session's properties; a bare
+ * `ResourceDefinition` is any resource's. Two types rather than one generic interface: TypeScript
+ * compares two instances of one interface by their type arguments alone, and would not take a
+ * `ResourceDefinition<Session>` where a bare one is expected.
+ */
+export type ResourceDefinition<T extends object = object> = object extends T
+  ? AnyResourceDefinition
+  : ResourceDefinitionOf<T>;
 
 /** How webhooks are sent, retried and recorded. */
 export interface WebhookOptions {
@@ -527,7 +554,7 @@ const OPTION_CHECKS: OptionChecks<InterviewApiModuleOptions, ResolvedOptions> = 
 };
 
 /** The properties a resource's `columns` may rename. */
-const RESOURCE_COLUMNS: { readonly [K in keyof NonNullable<ResourceDefinition['columns']>]-?: true } = {
+const RESOURCE_COLUMNS: { readonly [K in ResourceColumn]: true } = {
   id: true,
   accountId: true,
   livemode: true,
@@ -595,8 +622,10 @@ export const OPTION_CHECK_TABLES: Readonly<Record<string, object>> = {
 };
 
 /** Host resources are given to forRoot/forRootAsync directly: they decide which routes exist. */
-export function resolveResources(resources: ResourceDefinition[] | undefined): ResourceDefinition[] {
-  if (resources === undefined) return [...DEFAULTS.resources];
+export function resolveResources(
+  resources: readonly ResourceDefinition[] | undefined,
+): readonly ResourceDefinition[] {
+  if (resources === undefined) return DEFAULTS.resources;
   if (!Array.isArray(resources)) throw new InvalidModuleOptionsError('resources', 'must be an array.');
   const paths = new Set<string>();
   resources.forEach((resource, index) => {

@@ -253,6 +253,28 @@ describe('Idempotency-Key on POST (as Stripe)', () => {
     expect(retrieved.body.updated_at).toBe(first.body.updated_at);
   });
 
+  it('refuses a repeated Idempotency-Key header, which Node would join into one key, and runs nothing', async () => {
+    const [a1, a2] = [fresh(), fresh()];
+    const before = await endpointCount();
+    const repeated = await request(host.app.getHttpServer())
+      .post(ENDPOINTS)
+      .set('Authorization', `Bearer ${key}`)
+      // Node sends an array's values as repeated header lines.
+      .set({ 'Idempotency-Key': [a1, a2] })
+      .send(create('http://127.0.0.1:9/repeated'));
+    expectParameterInvalid(repeated, 'Idempotency-Key');
+    expect(repeated.body.error.message).toBe('Idempotency-Key must be given once.');
+    expect(await endpointCount()).toBe(before);
+
+    // The joined text sent as one header is one key like any other.
+    const joined = `${a1}, ${a2}`;
+    const first = await post(ENDPOINTS, create('http://127.0.0.1:9/joined'), joined);
+    const retry = await post(ENDPOINTS, create('http://127.0.0.1:9/joined'), joined);
+    expect(first.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(await endpointCount()).toBe(before + 1);
+  });
+
   it('keeps nothing of a request that failed: its retry runs afresh', async () => {
     const idem = fresh();
     const refused = await post(ENDPOINTS, { enabled_events: ['*'] }, idem);

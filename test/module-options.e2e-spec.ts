@@ -7,6 +7,7 @@ import {
   ApiKeysService,
   InterviewApiModule,
   type InterviewApiModuleOptions,
+  type ResourceDefinition,
   interviewApiMigrations,
 } from '../lib/index.js';
 import { DB_KIND, PG, TestDatabase } from './support/database.js';
@@ -20,11 +21,11 @@ const VALID: InterviewApiModuleOptions = {
   cursorSecret: 'module-options-cursor-secret-0123456789',
   redis: { host: '127.0.0.1', port: 6379 },
 };
-const SESSIONS = {
+const SESSIONS: ResourceDefinition<SessionEntity> = {
   path: 'sessions',
   entity: SessionEntity,
   object: 'session',
-  scope: 'results:read' as const,
+  scope: 'results:read',
   filters: ['status'],
 };
 

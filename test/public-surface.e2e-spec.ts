@@ -116,7 +116,86 @@ const factoryResources: InterviewApiForRootAsyncOptions = {
   useFactory: () => ({ ...base, resources: [sessions] }),
 };
 
-@Module({ imports: [InterviewApiModule.forRoot(options)] })
+const misspelt: ResourceDefinition<InterviewSession> = {
+  path: 'sessions',
+  entity: InterviewSession,
+  object: 'session',
+  scope: 'results:read',
+  // @ts-expect-error a filter names a property of the entity
+  filters: ['stauts'],
+  // @ts-expect-error so does a column rename
+  columns: { accountId: 'orgid' },
+};
+
+class Candidate {
+  id!: string;
+  accountId!: string;
+  livemode!: boolean;
+  createdAt!: Date;
+  stage!: string;
+}
+
+// A list of several entities' resources, each checked where it was written.
+const resources: ResourceDefinition[] = [sessions, { path: 'any', entity: InterviewSession, object: 'x', scope: 'results:read', filters: ['anything'] }];
+
+@Module({
+  imports: [
+    InterviewApiModule.forRoot(options),
+    InterviewApiModule.forRoot({ ...base, resources }),
+    InterviewApiModule.forRoot({
+      ...base,
+      resources: [
+        { path: 'sessions', entity: InterviewSession, object: 'session', scope: 'results:read', filters: ['status'] },
+        {
+          path: 'candidates',
+          entity: Candidate,
+          object: 'candidate',
+          scope: 'candidates:read',
+          filters: ['stage'],
+          toJSON: (row) => ({ stage: row.stage }),
+        },
+      ],
+    }),
+    InterviewApiModule.forRoot({
+      ...base,
+      resources: [
+        {
+          path: 'sessions',
+          entity: InterviewSession,
+          object: 'session',
+          scope: 'results:read',
+          // @ts-expect-error inline in forRoot, a filter names a property of its own entity
+          filters: ['stage'],
+        },
+        {
+          path: 'candidates',
+          entity: Candidate,
+          object: 'candidate',
+          scope: 'candidates:read',
+          // @ts-expect-error and so does a column rename
+          columns: { createdAt: 'created_at' },
+        },
+      ],
+    }),
+    InterviewApiModule.forRootAsync({
+      useFactory: () => base,
+      resources: [{ path: 'candidates', entity: Candidate, object: 'candidate', scope: 'candidates:read', filters: ['stage'] }],
+    }),
+    InterviewApiModule.forRootAsync({
+      useFactory: () => base,
+      resources: [
+        {
+          path: 'candidates',
+          entity: Candidate,
+          object: 'candidate',
+          scope: 'candidates:read',
+          // @ts-expect-error inline in forRootAsync too
+          filters: ['stauts'],
+        },
+      ],
+    }),
+  ],
+})
 export class AppModule {}
 
 @Module({ imports: [InterviewApiModule.forRootAsync(asyncOptions)] })
@@ -187,6 +266,7 @@ export class InvitationsController {
 }
 
 export const guard: typeof ApiKeyGuard = ApiKeyGuard;
+export const definitions = [misspelt];
 export const scopes: readonly Scope[] = SCOPES;
 export const entities = [
   ApiKeyEntity, WebhookEndpointEntity, EventEntity, DeliveryEntity, PendingDeliveryEntity,

@@ -13,7 +13,7 @@ const INTERFACE_PATHS: Readonly<Record<string, string>> = {
   WebhookOptions: 'webhooks.',
   RateLimitOptions: 'rateLimit.',
   FailedAuthenticationLimit: 'rateLimit.failedAuthentications.',
-  ResourceDefinition: 'resources.',
+  ResourceDefinitionOf: 'resources.',
 };
 
 /** Every option path the module accepts, from its check tables: `webhooks`, `webhooks.timeoutMs`, ... */

@@ -328,6 +328,40 @@ describe('webhook endpoints', () => {
         expect(list.body.data).toEqual([]);
       });
 
+      it('names allowInsecureUrls in the refusal outside production, and not in production', async () => {
+        const hint = 'For local development, set webhooks.allowInsecureUrls: true in the module options.';
+        const refusals = async (): Promise<string[]> => {
+          const messages: string[] = [];
+          for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook']) {
+            const res = await strictApi.post(PATH, { url, enabled_events: ['result.ready'] });
+            expectParameterInvalid(res, 'url');
+            messages.push(res.body.error.message);
+          }
+          return messages;
+        };
+        const bare = [
+          'url must be an absolute https URL',
+          'url must not point to a private or reserved IP address',
+          'url must not point to a local or internal host name',
+        ];
+        const nodeEnv = process.env.NODE_ENV;
+        try {
+          process.env.NODE_ENV = 'development';
+          expect(await refusals()).toEqual(bare.map((message) => `${message}. ${hint}`));
+          process.env.NODE_ENV = 'production';
+          expect(await refusals()).toEqual(bare);
+        } finally {
+          process.env.NODE_ENV = nodeEnv;
+        }
+        // A URL the option would refuse too is not told to set it.
+        const ftp = await strictApi.post(PATH, {
+          url: 'ftp://127.0.0.1/hook',
+          enabled_events: ['result.ready'],
+        });
+        expect(ftp.body.error.message).toBe('url must be an absolute https URL');
+        expect((await strictApi.get(PATH)).body.data).toEqual([]);
+      });
+
       it('accepts a public https URL', async () => {
         const res = await strictApi.post(PATH, {
           url: 'https://hooks.example.com/interview',

@@ -9,14 +9,15 @@ import {
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
 import { BodyDepthInterceptor } from '../request/body-depth.interceptor.js';
+import { JsonBodyInterceptor } from '../request/json-body.interceptor.js';
 import { UnknownParametersInterceptor } from '../request/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../request/validation.pipe.js';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 /**
- * A controller under /v1 with the module's bearer guard, validation (unknown parameters refused
- * on every route), `Idempotency-Key` on POST and error envelope, and nothing global:
+ * A controller under /v1 with the module's bearer guard, validation (JSON bodies only, unknown
+ * parameters refused on every route), `Idempotency-Key` on POST and error envelope, and nothing global:
  * `@ApiV1Controller('invitations')` is all a host controller needs.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
@@ -28,7 +29,12 @@ export function ApiV1Controller(path: string): ClassDecorator {
     Controller({ path: trimmed ? `v1/${trimmed}` : 'v1', version: VERSION_NEUTRAL }),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
-    UseInterceptors(BodyDepthInterceptor, UnknownParametersInterceptor, IdempotencyInterceptor),
+    UseInterceptors(
+      JsonBodyInterceptor,
+      BodyDepthInterceptor,
+      UnknownParametersInterceptor,
+      IdempotencyInterceptor,
+    ),
     UsePipes(createValidationPipe()),
   );
 }

@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | 'insufficient_scope'
   | 'resource_missing'
   | 'conflict'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'api_error';
 
@@ -90,6 +91,13 @@ export class ResourceMissingError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(message: string) {
     super(409, 'invalid_request_error', 'conflict', message);
+  }
+}
+
+/** A body the routes do not read: they take JSON only. */
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(message: string) {
+    super(415, 'invalid_request_error', 'unsupported_media_type', message);
   }
 }
 

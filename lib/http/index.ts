@@ -1,5 +1,5 @@
 export type { AttemptErrorCode } from './attempt-error.js';
-export { checkWebhookUrl } from './webhook-url.js';
+export { webhookUrlRefusal } from './webhook-url.js';
 export {
   WebhookHttpClient,
   type WebhookHttpClientOptions,

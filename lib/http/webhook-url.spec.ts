@@ -1,4 +1,4 @@
-import { checkWebhookUrl } from './webhook-url.js';
+import { checkWebhookUrl, webhookUrlRefusal } from './webhook-url.js';
 
 describe('checkWebhookUrl', () => {
   it.each([
@@ -129,5 +129,35 @@ describe('checkWebhookUrl', () => {
       'url must not contain a username or password',
     );
     expect(checkWebhookUrl('ftp://127.0.0.1/x', true)).toBe('url must be an absolute http or https URL');
+  });
+});
+
+describe('webhookUrlRefusal', () => {
+  const HINT = ' For local development, set webhooks.allowInsecureUrls: true in the module options.';
+
+  it.each([
+    ['http://127.0.0.1:3000/hook', 'url must be an absolute https URL'],
+    ['http://example.com/hook', 'url must be an absolute https URL'],
+    ['https://10.0.0.5/hook', 'url must not point to a private or reserved IP address'],
+    ['https://[fe80::1]/hook', 'url must not point to a private or reserved IP address'],
+    ['https://localhost:8443/hook', 'url must not point to a local or internal host name'],
+  ])('names the option for %s, refused by secure mode only, outside production', (url, message) => {
+    expect(webhookUrlRefusal(url, false, false)).toBe(`${message}.${HINT}`);
+    expect(webhookUrlRefusal(url, false, true)).toBe(message);
+    expect(webhookUrlRefusal(url, true, false)).toBeNull();
+  });
+
+  it.each([
+    'ftp://127.0.0.1/hook',
+    'http://user:pw@127.0.0.1/hook',
+    'http:127.0.0.1/hook',
+    'https://example.com:0/hook',
+    '/hooks',
+  ])('does not name it for %s, which the option would refuse too', (url) => {
+    expect(webhookUrlRefusal(url, false, false)).toBe(checkWebhookUrl(url, false));
+  });
+
+  it('accepts what checkWebhookUrl accepts', () => {
+    expect(webhookUrlRefusal('https://hooks.example.com/a', false, false)).toBeNull();
   });
 });

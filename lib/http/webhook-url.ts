@@ -51,3 +51,18 @@ export function checkWebhookUrl(raw: string, allowInsecure: boolean): string | n
   }
   return null;
 }
+
+/** The option that takes what secure mode refuses, named to the developer who set the module up. */
+const INSECURE_URLS_HINT =
+  'For local development, set webhooks.allowInsecureUrls: true in the module options.';
+
+/**
+ * The refusal of an endpoint URL as the API answers it, or null. Outside production, a URL refused
+ * only by secure mode (http, a private, loopback or internal host) also names the option that takes
+ * it; in production the API's customers, who cannot set it, see checkWebhookUrl's message alone.
+ */
+export function webhookUrlRefusal(raw: string, allowInsecure: boolean, production: boolean): string | null {
+  const problem = checkWebhookUrl(raw, allowInsecure);
+  if (problem === null || allowInsecure || production || checkWebhookUrl(raw, true) !== null) return problem;
+  return `${problem}. ${INSECURE_URLS_HINT}`;
+}

@@ -5,6 +5,7 @@ import {
   Logger,
   type NestInterceptor,
 } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import { type Observable, of } from 'rxjs';
 import type { ApiKeyRequest } from '../auth/api-key.request.js';
@@ -17,10 +18,17 @@ import { beforeSending, type SentAnswer, sendInstead } from './sent-answer.js';
 
 const MAX_KEY_LENGTH = 255;
 
-/** The request's `Idempotency-Key`, null without one; a key no retry could repeat is refused. */
-function idempotencyKeyOf(header: string | string[] | undefined): string | null {
-  if (header === undefined) return null;
-  const key = Array.isArray(header) ? header.join(', ') : header;
+/**
+ * The request's `Idempotency-Key`, null without one; a key no retry could repeat is refused, and so
+ * is a repeated header, which Node would join into one key ("a1, a2") that neither value names.
+ */
+function idempotencyKeyOf(request: Pick<IncomingMessage, 'headersDistinct'>): string | null {
+  const values = request.headersDistinct['idempotency-key'];
+  if (values === undefined) return null;
+  if (values.length > 1) {
+    throw new ParameterInvalidError('Idempotency-Key', 'Idempotency-Key must be given once.');
+  }
+  const key = values[0];
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || hasControlCharacter(key)) {
     throw new ParameterInvalidError(
       'Idempotency-Key',
@@ -59,7 +67,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<ApiKeyRequest>();
     // A handler that writes its response itself could not be answered from the stored one.
     if (request.method !== 'POST' || readsTheRequest(declaredArguments(context))) return next.handle();
-    const key = idempotencyKeyOf(request.headers['idempotency-key']);
+    const key = idempotencyKeyOf(request);
     if (key === null) return next.handle();
     const unread = unreadBodyType(request);
     if (unread !== null) {

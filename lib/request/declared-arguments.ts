@@ -30,3 +30,11 @@ export function declaredArguments(context: ExecutionContext): ReadonlySet<number
 export function readsTheRequest(declared: ReadonlySet<number>): boolean {
   return READS_THE_REQUEST.some((type) => declared.has(type));
 }
+
+/** Handlers taking uploaded files get their body from an interceptor of their own, after the module's. */
+const TAKES_FILES = [RouteParamtypes.FILE, RouteParamtypes.FILES];
+
+/** Whether the handler takes `@UploadedFile()` or `@UploadedFiles()`: its body is an upload it reads. */
+export function takesFiles(declared: ReadonlySet<number>): boolean {
+  return TAKES_FILES.some((type) => declared.has(type));
+}

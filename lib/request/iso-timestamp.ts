@@ -28,11 +28,15 @@ export function parseIsoTimestamp(value: string): Date | null {
   const hasTimeWithoutOffset = match[4] !== undefined && match[5] === undefined;
   const date = new Date(hasTimeWithoutOffset ? `${value}Z` : value);
   const valid =
-    !Number.isNaN(date.getTime()) &&
-    isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) &&
-    // An offset can carry the instant out of years 0–9999 (9999-12-31T23:59:59-14:00): SQLite
-    // compares timestamps as text, where year 10000 sorts before 2026.
-    date.getUTCFullYear() >= 0 &&
-    date.getUTCFullYear() <= 9999;
+    isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) && isListableInstant(date);
   return valid ? date : null;
+}
+
+/**
+ * Whether `date` is an instant the lists can hold: a valid one in years 0–9999 (UTC). An offset can
+ * carry a text's instant out of them (9999-12-31T23:59:59-14:00), and SQLite compares timestamps
+ * as text, where year 10000 sorts before 2026.
+ */
+export function isListableInstant(date: Date): boolean {
+  return !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 0 && date.getUTCFullYear() <= 9999;
 }

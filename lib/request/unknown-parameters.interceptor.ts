@@ -4,7 +4,8 @@ import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ParameterInvalidError, UnknownParameterError } from '../errors/api-error.js';
 import { carriesBody } from './carries-body.js';
-import { declaredArguments, readsTheRequest } from './declared-arguments.js';
+import { declaredArguments, readsTheRequest, takesFiles } from './declared-arguments.js';
+import { unreadBodyTurnsOutEmpty } from './unread-body.js';
 
 /** The first name in a body that has any, or null for an absent or empty one. */
 function firstBodyName(body: unknown): string | null {
@@ -12,36 +13,6 @@ function firstBodyName(body: unknown): string | null {
   if (Array.isArray(body)) return body.length > 0 ? 'body' : null;
   if (typeof body !== 'object') return 'body';
   return Object.keys(body)[0] ?? null;
-}
-
-/** Handlers taking uploaded files get their body from an interceptor of their own, after this one. */
-const READS_FILES = [RouteParamtypes.FILE, RouteParamtypes.FILES];
-
-/**
- * Whether a body no parser took turns out to hold nothing: a chunked body announces no length, and
- * streaming clients send an empty one that way. Reads until the first byte or the end, whichever
- * comes first; a body already consumed elsewhere counts as one that was not empty.
- */
-function turnsOutEmpty(request: Request): Promise<boolean> {
-  if (request.readableEnded) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const settle = (empty: boolean): void => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-      // The rest is drained, so that the answer is not held up by an unread request.
-      if (!empty) request.resume();
-      resolve(empty);
-    };
-    const onData = (chunk: Buffer): void => {
-      if (chunk.length > 0) settle(false);
-    };
-    const onEnd = (): void => settle(true);
-    const onError = (): void => settle(false);
-    request.on('data', onData);
-    request.once('end', onEnd);
-    request.once('error', onError);
-  });
 }
 
 /**
@@ -60,8 +31,8 @@ export class UnknownParametersInterceptor implements NestInterceptor {
       if (
         request.body === undefined &&
         carriesBody(request) &&
-        !READS_FILES.some((type) => declared.has(type)) &&
-        !(await turnsOutEmpty(request))
+        !takesFiles(declared) &&
+        !(await unreadBodyTurnsOutEmpty(request))
       ) {
         throw new ParameterInvalidError(
           'body',

@@ -8,7 +8,7 @@ import { dropPendingRetries } from '../delivery-store/drop-pending-retries.js';
 import { ENDPOINT_READ_MAX_AGE_MS } from '../interview-api.tuning.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventTypes } from '../events/event-types.js';
-import { checkWebhookUrl } from '../http/index.js';
+import { webhookUrlRefusal } from '../http/index.js';
 import { generateId } from '../identifiers/generate-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -157,7 +157,8 @@ export class WebhookEndpointsService {
   }
 
   private validUrl(url: string): string {
-    const problem = checkWebhookUrl(url, this.options.webhooks.allowInsecureUrls);
+    const production = process.env.NODE_ENV === 'production';
+    const problem = webhookUrlRefusal(url, this.options.webhooks.allowInsecureUrls, production);
     if (problem) throw new ParameterInvalidError('url', problem);
     return url;
   }
