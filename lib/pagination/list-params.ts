@@ -12,6 +12,17 @@ export interface ListParams {
   filters: Record<string, string | undefined>;
 }
 
+/**
+ * The shared list parameters as a caller in the process may give them: as a query string has them,
+ * or already typed (a number for `limit`, Dates for the bounds), within the same bounds.
+ */
+export interface ListQuery {
+  limit?: number | string;
+  cursor?: string;
+  created_gte?: Date | string;
+  created_lt?: Date | string;
+}
+
 const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
@@ -31,7 +42,10 @@ const BETWEEN_MILLISECONDS = /\.\d{3}\d*[1-9]/;
  * the bound back.
  */
 function timestamp(query: Record<string, unknown>, name: string): Date | undefined {
-  const value = single(query, name);
+  const given = query[name];
+  // A Date is read as its ISO text, so that it meets the same bounds as one sent in a query.
+  const value =
+    given instanceof Date ? (Number.isNaN(given.getTime()) ? '' : given.toISOString()) : single(query, name);
   if (value === undefined) return undefined;
   const date = parseIsoTimestamp(value);
   if (date === null) {
@@ -44,19 +58,20 @@ function timestamp(query: Record<string, unknown>, name: string): Date | undefin
 }
 
 /**
- * Parses a list request's query. Unknown parameters are refused rather than ignored, so a typo in
- * a filter never silently widens the list.
+ * Parses a list request's query (or a ListQuery). Unknown parameters are refused rather than
+ * ignored, so a typo in a filter never silently widens the list.
  */
 export function parseListParams(
-  query: Record<string, unknown>,
+  given: ListQuery | Record<string, unknown>,
   filterNames: readonly string[] = [],
 ): ListParams {
+  const query: Record<string, unknown> = { ...given };
   for (const name of Object.keys(query)) {
     if (!SHARED.includes(name) && !filterNames.includes(name)) {
       throw new UnknownParameterError(name);
     }
   }
-  const rawLimit = single(query, 'limit');
+  const rawLimit = typeof query.limit === 'number' ? String(query.limit) : single(query, 'limit');
   const limit = rawLimit === undefined ? 25 : Number(rawLimit);
   if (rawLimit !== undefined && (!/^\d+$/.test(rawLimit) || limit < 1 || limit > 100)) {
     throw new ParameterInvalidError('limit', 'limit must be an integer between 1 and 100.');
