@@ -27,6 +27,7 @@ export { ApiV1Controller } from './auth/api-v1-controller.decorator.js';
 export { ApiKeyEntity } from './auth/api-key.entity.js';
 
 export * from './errors/api-error.js';
+export type { RateLimitState } from './errors/rate-limit-headers.js';
 export { ApiExceptionFilter } from './errors/api-exception.filter.js';
 export { IdParamPipe } from './request/id-param.pipe.js';
 
