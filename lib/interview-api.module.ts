@@ -47,7 +47,8 @@ import { createResourceController } from './resources/resource-controller.factor
 import { CallingKeyController } from './auth/calling-key.controller.js';
 import { WebhookEndpointEntity } from './webhook-endpoints/webhook-endpoint.entity.js';
 import { WebhookEndpointsController } from './webhook-endpoints/webhook-endpoints.controller.js';
-import { WebhookEndpointsService } from './webhook-endpoints/webhook-endpoints.service.js';
+import { EndpointRegistry } from './webhook-endpoints/endpoint-registry.js';
+import { WebhookEndpointsService } from './webhook-management/webhook-endpoints.service.js';
 
 export const INTERVIEW_API_ENTITIES = [
   ApiKeyEntity,
@@ -129,8 +130,9 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         EventPublisher,
         EventsService,
         EventRetention,
-        WebhookEndpointsService,
+        EndpointRegistry,
         DeliveriesService,
+        WebhookEndpointsService,
         DeliveryQueue,
         DeliveryDispatcher,
         DeliveryStore,
@@ -149,6 +151,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         ApiKeyGuard,
         Paginator,
         EventPublisher,
+        WebhookEndpointsService,
         IdempotencyStore,
         IdempotencyInterceptor,
       ],

@@ -6,7 +6,8 @@ import ts from 'typescript';
  * The package as a host's compiler sees it: the declarations `npm run build` would write (emitted
  * here, in memory, with tsconfig.build.json's own options, so that `npm test` needs no dist/ and
  * tests what the next build publishes), and a host's source type-checked against them under strict
- * settings. The host source uses every public name the README documents, in its documented shape, and marks
+ * settings. The host source uses every public name the README documents, in its documented shape (the
+ * methods of WebhookEndpointsService and their signatures exactly), and marks
  * with @ts-expect-error each internal that must not be reachable: an internal that shows up again
  * makes its @ts-expect-error an error of its own.
  */
@@ -40,13 +41,19 @@ import {
   SQLITE_MIGRATIONS,
   isScope,
   WebhookEndpointEntity,
+  WebhookEndpointsService,
   WebhookVerificationError,
   interviewApiMigrations,
   parseListParams,
   verifyWebhook,
+  type AccountScope,
   type ApiEvent,
   type ApiKeyView,
   type AuthenticatedApiKey,
+  type CreateWebhookEndpointInput,
+  type DeletedWebhookEndpoint,
+  type DeliveryListQuery,
+  type DeliveryView,
   type HeadersLike,
   type InterviewApiFactoryOptions,
   type InterviewApiForRootAsyncOptions,
@@ -54,11 +61,17 @@ import {
   type InterviewApiModuleOptions,
   type KeyMode,
   type ListEnvelope,
+  type ListQuery,
   type PageRequest,
   type ResourceDefinition,
   type Scope,
+  type UpdateWebhookEndpointInput,
+  type WebhookEndpointView,
   type WebhookVerificationFailure,
 } from './index.js';
+
+/** Whether A and B are the same type, not merely assignable to each other. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 class InterviewSession {
   id!: string;
@@ -236,6 +249,72 @@ export class Dashboard {
     // @ts-expect-error the module's own path, which skips publish's checks
     await this.publisher.store(input, { endpointId: null });
     return this.publisher.publish(input, { manager });
+  }
+}
+
+/** WebhookEndpointsService's methods, exactly: each takes the account and mode, then what its route receives. */
+interface EndpointManagement {
+  create(scope: AccountScope, input: CreateWebhookEndpointInput): Promise<WebhookEndpointView>;
+  list(scope: AccountScope, query?: ListQuery): Promise<ListEnvelope<WebhookEndpointView>>;
+  retrieve(scope: AccountScope, id: string): Promise<WebhookEndpointView>;
+  update(scope: AccountScope, id: string, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpointView>;
+  remove(scope: AccountScope, id: string): Promise<DeletedWebhookEndpoint>;
+  rotateSecret(scope: AccountScope, id: string): Promise<WebhookEndpointView>;
+  sendTest(scope: AccountScope, id: string): Promise<DeliveryView>;
+  listDeliveries(scope: AccountScope, id: string, query?: DeliveryListQuery): Promise<ListEnvelope<DeliveryView>>;
+  retrieveDelivery(scope: AccountScope, id: string, deliveryId: string): Promise<DeliveryView>;
+  replay(scope: AccountScope, id: string, deliveryId: string): Promise<DeliveryView>;
+}
+export const endpointMethods: Same<keyof WebhookEndpointsService, keyof EndpointManagement> = true;
+export const endpointSignatures: { [Name in keyof EndpointManagement]: Same<WebhookEndpointsService[Name], EndpointManagement[Name]> } = {
+  create: true, list: true, retrieve: true, update: true, remove: true, rotateSecret: true,
+  sendTest: true, listDeliveries: true, retrieveDelivery: true, replay: true,
+};
+export const accountScope: Same<AccountScope, { accountId: string; livemode: boolean }> = true;
+export const createInput: Same<CreateWebhookEndpointInput, { url: string; enabled_events: string[]; description?: string | null }> = true;
+export const updateInput: Same<
+  UpdateWebhookEndpointInput,
+  { url?: string; enabled_events?: string[]; description?: string | null; disabled?: boolean }
+> = true;
+export const listQuery: Same<
+  ListQuery,
+  { limit?: number | string; cursor?: string; created_gte?: Date | string; created_lt?: Date | string }
+> = true;
+export const deliveryListQuery: Same<
+  DeliveryListQuery,
+  {
+    limit?: number | string;
+    cursor?: string;
+    created_gte?: Date | string;
+    created_lt?: Date | string;
+    status?: 'pending' | 'succeeded' | 'failed';
+    event_id?: string;
+  }
+> = true;
+
+/** A host's dashboard controller, managing endpoints for its signed-in user's organisation. */
+@Injectable()
+export class EndpointsDashboard {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  async manage(orgId: string, key: AuthenticatedApiKey): Promise<DeliveryView> {
+    const scope: AccountScope = { accountId: orgId, livemode: false };
+    const created = await this.endpoints.create(scope, { url: 'https://example.com/hook', enabled_events: ['*'] });
+    const secret: string | undefined = created.secret;
+    void secret;
+    await this.endpoints.list(scope, { limit: 10, created_gte: new Date(), created_lt: '2026-12-01' });
+    await this.endpoints.list(key, { limit: '10', cursor: 'next' });
+    await this.endpoints.update(scope, created.id, { description: null, disabled: true });
+    await this.endpoints.listDeliveries(scope, created.id, { status: 'failed', event_id: 'evt_1', limit: 5 });
+    // @ts-expect-error the routes' snake_case fields
+    await this.endpoints.create(scope, { url: 'https://example.com/hook', enabledEvents: ['*'] });
+    // @ts-expect-error the account and mode come first
+    await this.endpoints.retrieve(created.id);
+    // @ts-expect-error a status no delivery has
+    await this.endpoints.listDeliveries(scope, created.id, { status: 'done' });
+    const deleted: DeletedWebhookEndpoint = await this.endpoints.remove(scope, created.id);
+    void deleted;
+    return this.endpoints.sendTest(scope, created.id);
   }
 }
 

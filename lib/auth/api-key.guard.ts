@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { ApiError, InsufficientScopeError } from '../errors/api-error.js';
+import { setRateLimitHeaders } from '../errors/rate-limit-headers.js';
 import { setApiErrorHeaders } from '../errors/send-api-error.js';
 import { INTERVIEW_API_OPTIONS, REQUIRED_SCOPES } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -15,7 +16,7 @@ import type { Scope } from './scopes.js';
 /**
  * Requires a valid API key (Bearer, or the user name of Basic credentials), then the key's request
  * rate, then the route's @RequireScopes. It runs first on every /v1 route, so every answer, a refusal
- * included, carries `Request-Id`.
+ * included, carries `Request-Id`, and every answer to a metered request the key's `X-RateLimit-*`.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -29,18 +30,18 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<ApiKeyRequest>();
-    requestIdOf(http.getResponse<Response>());
+    const response = http.getResponse<Response>();
+    requestIdOf(response);
     const credentials = { authorization: request.headers.authorization, ip: request.ip };
-    const key = await authenticateRequest(credentials, this.keys, this.rateLimiter).catch(
+    const { key, bucket } = await authenticateRequest(credentials, this.keys, this.rateLimiter).catch(
       (error: unknown) => {
         // Applied alone, with whatever filter the host has: its 401 still names the scheme, its
         // 429 still says when to retry.
-        if (error instanceof ApiError) {
-          setApiErrorHeaders(http.getResponse<Response>(), error, this.options.serviceName);
-        }
+        if (error instanceof ApiError) setApiErrorHeaders(response, error, this.options.serviceName);
         throw error;
       },
     );
+    if (bucket !== null) setRateLimitHeaders(response, bucket);
     const required =
       this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
         context.getHandler(),

@@ -1,4 +1,5 @@
 import { InvalidApiKeyError } from '../errors/api-error.js';
+import type { RateLimitState } from '../errors/rate-limit-headers.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -28,6 +29,12 @@ export interface PresentedCredentials {
   ip: string | undefined;
 }
 
+/** A /v1 request's key, and its bucket once the request took a token (null when unmetered). */
+export interface AdmittedRequest {
+  key: AuthenticatedApiKey;
+  bucket: RateLimitState | null;
+}
+
 /**
  * The key a /v1 request is made with, once valid and within its rate; throws the 401 or 429
  * otherwise. Under the failed-authentication limit, a key not found counts against the client's
@@ -37,7 +44,7 @@ export async function authenticateRequest(
   { authorization, ip }: PresentedCredentials,
   keys: ApiKeysService,
   rateLimiter: RateLimiter,
-): Promise<AuthenticatedApiKey> {
+): Promise<AdmittedRequest> {
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
   const lookedUp = await rateLimiter.beginLookup(ip);
@@ -51,6 +58,9 @@ export async function authenticateRequest(
   }
   // Found: nothing to count, only the look-up to end, at once; no wait on the guard's path.
   void lookedUp(true);
-  await rateLimiter.admit(key);
-  return { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes };
+  const bucket = await rateLimiter.admit(key);
+  return {
+    key: { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes },
+    bucket,
+  };
 }

@@ -9,6 +9,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/api-error.js';
+import type { RateLimitState } from '../errors/rate-limit-headers.js';
 import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -21,8 +22,9 @@ import { RATE_LIMIT_CONNECT_GRACE_MS, RATE_LIMIT_REDIS_TIMEOUT_MS } from '../int
 
 /**
  * A token bucket per key, in Redis so every process shares it, on Redis's clock so theirs need not
- * agree. KEYS[1] the bucket; ARGV[1] tokens a second, also the bucket's size. Answers 0 when a token
- * was taken, else the milliseconds until one is due (a refused request takes nothing).
+ * agree. KEYS[1] the bucket; ARGV[1] tokens a second, also the bucket's size. Answers, in the one
+ * round trip: 0 when a token was taken, else the milliseconds until one is due (a refused request
+ * takes nothing); the whole tokens left; the whole seconds, rounded up, until the bucket is full.
  */
 const TAKE_TOKEN = `
 local rate = tonumber(ARGV[1])
@@ -37,7 +39,7 @@ local wait = 0
 if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 1000 / rate) end
 redis.call('HSET', KEYS[1], 'at', now, 'tokens', tostring(tokens))
 redis.call('PEXPIRE', KEYS[1], 2000)
-return wait
+return {wait, math.floor(tokens), math.ceil((rate - tokens) / rate)}
 `;
 
 /**
@@ -56,7 +58,7 @@ return {count, left}
 
 /** A Redis connection with the scripts as commands of their own (sent by SHA once loaded). */
 interface BucketConnection extends Redis {
-  takeToken(bucket: string, rate: number): Promise<number>;
+  takeToken(bucket: string, rate: number): Promise<[waitMs: number, remaining: number, resetSeconds: number]>;
   countFailure(counter: string, windowMs: number): Promise<[number, number]>;
 }
 
@@ -123,23 +125,29 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 
   /**
-   * Takes a token for one request of `key`, or refuses the request with 429 and how long to wait.
-   * With limits off, or while Redis does not answer, every request is let through.
+   * Takes a token for one request of `key` and answers its bucket as the token left it, or refuses
+   * the request with 429, how long to wait and the bucket. With limits off, or while Redis does not
+   * answer, every request is let through unmetered (null).
    */
-  async admit(key: AuthenticatedApiKey): Promise<void> {
+  async admit(key: AuthenticatedApiKey): Promise<RateLimitState | null> {
     const { rateLimit } = this.options;
     const { connection } = this;
-    if (rateLimit === false || connection === null) return;
+    if (rateLimit === false || connection === null) return null;
     const limit = key.livemode ? rateLimit.live : rateLimit.test;
     const bucket = `${this.options.queuePrefix}:rate:${key.id}`;
-    const waitMs = (await this.ask(() => connection.takeToken(bucket, limit))) ?? 0;
+    const answer = await this.ask(() => connection.takeToken(bucket, limit));
+    if (answer === undefined) return null;
+    const [waitMs, remaining, resetSeconds] = answer;
+    const state: RateLimitState = { limit, remaining, resetSeconds };
     if (waitMs > 0) {
       const retryAfter = Math.ceil(waitMs / 1000);
       throw new RateLimitedError(
         retryAfter,
         `Too many requests with this API key: at most ${limit} a second in this mode. Retry after ${retryAfter} s.`,
+        state,
       );
     }
+    return state;
   }
 
   /**

@@ -10,6 +10,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { ApiError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
+import { setRateLimitHeaders } from '../errors/rate-limit-headers.js';
 import { sendApiError } from '../errors/send-api-error.js';
 import { unexpectedFailure } from '../errors/unexpected-failure.js';
 
@@ -89,7 +90,13 @@ export class V1Fallback implements OnModuleInit {
    */
   private answerOnceAuthenticated(req: Request, res: Response, failure: () => ApiError): void {
     authenticateRequest({ authorization: req.headers.authorization, ip: req.ip }, this.keys, this.rateLimiter)
-      .then(failure, (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error, res)))
+      .then(
+        ({ bucket }) => {
+          if (bucket !== null) setRateLimitHeaders(res, bucket);
+          return failure();
+        },
+        (error: unknown) => (error instanceof ApiError ? error : this.unexpected(error, res)),
+      )
       .then((error) => sendApiError(res, error, this.options.serviceName))
       // The response was answered meanwhile by something else: nothing left to tell the client.
       .catch((error: unknown) => this.unexpected(error, res));

@@ -3,14 +3,12 @@ import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
-import { IdParamPipe } from '../request/id-param.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
+import { endpointIdParam } from '../webhook-endpoints/webhook-endpoint.route-inputs.js';
 import { DeliveriesService } from './deliveries.service.js';
+import { DELIVERY_FILTERS, deliveryIdParam } from './delivery.route-inputs.js';
 import type { DeliveryView } from './delivery.view.js';
-
-const endpointIdParam = new IdParamPipe('webhook endpoint');
-const deliveryIdParam = new IdParamPipe('webhook delivery');
 
 @ApiV1Controller('webhook_endpoints/:id')
 @RequireScopes('developers:manage')
@@ -23,7 +21,7 @@ export class DeliveriesController {
     @Param('id', endpointIdParam) id: string,
     @Query() query: Record<string, unknown>,
   ): Promise<ListEnvelope<DeliveryView>> {
-    return this.deliveries.list(key, id, parseListParams(query, ['status', 'event_id']));
+    return this.deliveries.list(key, id, parseListParams(query, DELIVERY_FILTERS));
   }
 
   @Get('deliveries/:delivery_id')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type FindOperator, MoreThanOrEqual } from 'typeorm';
-import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import type { AccountScope } from '../auth/account-scope.js';
 import { Clock } from '../clock/clock.js';
 import { ConflictError, ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { EventPublisher } from '../events/event-publisher.js';
@@ -11,7 +11,7 @@ import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import type { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity.js';
-import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service.js';
+import { EndpointRegistry } from '../webhook-endpoints/endpoint-registry.js';
 import { AttemptEntity } from '../delivery-store/attempt.entity.js';
 import { DeliveryDispatcher } from '../delivery-engine/delivery-dispatcher.js';
 import { DeliveryEntity } from '../delivery-store/delivery.entity.js';
@@ -26,7 +26,7 @@ const STATUSES = ['pending', 'succeeded', 'failed'];
 export class DeliveriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly endpoints: WebhookEndpointsService,
+    private readonly endpoints: EndpointRegistry,
     private readonly retention: EventRetention,
     private readonly publisher: EventPublisher,
     private readonly dispatcher: DeliveryDispatcher,
@@ -35,11 +35,11 @@ export class DeliveriesService {
   ) {}
 
   async list(
-    key: AuthenticatedApiKey,
+    scope: AccountScope,
     endpointId: string,
     params: ListParams,
   ): Promise<ListEnvelope<DeliveryView>> {
-    const endpoint = await this.endpoints.find(key, endpointId);
+    const endpoint = await this.endpoints.find(scope, endpointId);
     const { status, event_id: eventId } = params.filters;
     if (status !== undefined && !STATUSES.includes(status)) {
       throw new ParameterInvalidError('status', `status must be one of ${STATUSES.join(', ')}.`);
@@ -54,13 +54,13 @@ export class DeliveriesService {
     const unindexed =
       status === undefined ? undefined : { condition: 'delivery.status = :status', parameters: { status } };
     return this.paginator.page(
-      { list: `webhook_endpoints/${endpoint.id}/deliveries`, query, params, scope: key, unindexed },
+      { list: `webhook_endpoints/${endpoint.id}/deliveries`, query, params, scope, unindexed },
       (row) => toDeliveryView(row),
     );
   }
 
-  async retrieve(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
-    const delivery = await this.find(key, await this.endpoints.find(key, endpointId), deliveryId);
+  async retrieve(scope: AccountScope, endpointId: string, deliveryId: string): Promise<DeliveryView> {
+    const delivery = await this.find(scope, await this.endpoints.find(scope, endpointId), deliveryId);
     const attempts = await this.dataSource
       .getRepository(AttemptEntity)
       .find({ where: { deliveryId: delivery.id }, order: { attempt: 'ASC' } });
@@ -71,9 +71,9 @@ export class DeliveriesService {
    * Replay: a new delivery of the same event (same event id), sent at once. A delivery
    * that is not there is missing whatever the state of its endpoint.
    */
-  async replay(key: AuthenticatedApiKey, endpointId: string, deliveryId: string): Promise<DeliveryView> {
-    const endpoint = await this.replayTarget(key, endpointId, deliveryId);
-    const original = await this.find(key, endpoint, deliveryId);
+  async replay(scope: AccountScope, endpointId: string, deliveryId: string): Promise<DeliveryView> {
+    const endpoint = await this.replayTarget(scope, endpointId, deliveryId);
+    const original = await this.find(scope, endpoint, deliveryId);
     this.sendable(endpoint);
     const now = this.clock.now();
     const replay = this.dataSource.getRepository(DeliveryEntity).create({
@@ -102,13 +102,13 @@ export class DeliveriesService {
   }
 
   /** A `webhook.test` event to this endpoint only, whatever its enabled_events. */
-  async test(key: AuthenticatedApiKey, endpointId: string): Promise<DeliveryView> {
-    const endpoint = this.sendable(await this.endpoints.find(key, endpointId));
+  async test(scope: AccountScope, endpointId: string): Promise<DeliveryView> {
+    const endpoint = this.sendable(await this.endpoints.find(scope, endpointId));
     const deliveryId = await inTransaction(this.dataSource.manager, async (manager) => {
       const { deliveryIds } = await this.publisher.store(
         {
-          accountId: key.accountId,
-          livemode: key.livemode,
+          accountId: scope.accountId,
+          livemode: scope.livemode,
           type: 'webhook.test',
           // The endpoint it tests, by id: its URL (a token in its query, say) would outlive a
           // change of it in the feed, and a replay would carry it to the new one.
@@ -124,7 +124,7 @@ export class DeliveriesService {
       }
       return deliveryIds[0];
     });
-    return toDeliveryView(await this.find(key, endpoint, deliveryId));
+    return toDeliveryView(await this.find(scope, endpoint, deliveryId));
   }
 
   /**
@@ -133,15 +133,15 @@ export class DeliveriesService {
    * not a missing delivery.
    */
   private async replayTarget(
-    key: AuthenticatedApiKey,
+    scope: AccountScope,
     endpointId: string,
     deliveryId: string,
   ): Promise<WebhookEndpointEntity> {
     try {
-      return await this.endpoints.find(key, endpointId);
+      return await this.endpoints.find(scope, endpointId);
     } catch (error) {
       if (!(error instanceof ResourceMissingError)) throw error;
-      const { accountId, livemode } = key;
+      const { accountId, livemode } = scope;
       const repository = this.dataSource.getRepository(DeliveryEntity);
       const eventId = this.visibleEvents();
       if (await repository.existsBy({ id: deliveryId, endpointId, accountId, livemode, eventId })) {
@@ -161,7 +161,7 @@ export class DeliveriesService {
   }
 
   private async find(
-    key: AuthenticatedApiKey,
+    scope: AccountScope,
     endpoint: WebhookEndpointEntity,
     deliveryId: string,
   ): Promise<DeliveryEntity> {
@@ -169,8 +169,8 @@ export class DeliveriesService {
       where: {
         id: deliveryId,
         endpointId: endpoint.id,
-        accountId: key.accountId,
-        livemode: key.livemode,
+        accountId: scope.accountId,
+        livemode: scope.livemode,
         eventId: this.visibleEvents(),
       },
     });

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import type { RateLimitState } from './rate-limit-headers.js';
 
 export type ApiErrorType =
   'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error';
@@ -101,11 +102,15 @@ export class UnsupportedMediaTypeError extends ApiError {
   }
 }
 
-/** The calling key is over its request rate; the filter sends `Retry-After` with it. */
+/**
+ * Over a request rate; the filter sends `Retry-After` with it, and the key's bucket as
+ * `X-RateLimit-*` when the refusal is the key's.
+ */
 export class RateLimitedError extends ApiError {
   constructor(
     readonly retryAfterSeconds: number,
     message: string,
+    readonly bucket: RateLimitState | null = null,
   ) {
     super(429, 'rate_limit_error', 'rate_limited', message);
   }

@@ -31,12 +31,25 @@ function clientMessage(exception: HttpException): string {
 }
 
 /**
+ * A 429 not the module's (a host's ThrottlerGuard refusing a module route, say): in plain words, where
+ * the exception's message names its class, with the `Retry-After` it set on the response kept as set.
+ */
+function rateLimitedElsewhere(response: Response): ApiError {
+  const retryAfter = String(response.getHeader('Retry-After') ?? '');
+  const message = /^\d+$/.test(retryAfter)
+    ? `Too many requests. Retry after ${retryAfter} s.`
+    : 'Too many requests. Retry later.';
+  return new ApiError(429, 'rate_limit_error', 'rate_limited', message);
+}
+
+/**
  * A Nest HttpException thrown by a controller in the module's style (a host's own @ApiV1Controller
  * throwing ConflictException, say): same status family, the module's codes.
  */
-function fromHttpException(exception: HttpException): ApiError | null {
+function fromHttpException(exception: HttpException, response: Response): ApiError | null {
   const status = exception.getStatus();
   if (status < 400 || status >= 500) return null;
+  if (status === 429) return rateLimitedElsewhere(response);
   const message = clientMessage(exception);
   switch (status) {
     case 401:
@@ -47,8 +60,6 @@ function fromHttpException(exception: HttpException): ApiError | null {
       return new ResourceMissingError(message);
     case 409:
       return new ConflictError(message);
-    case 429:
-      return new ApiError(429, 'rate_limit_error', 'rate_limited', message);
     default:
       // 400, 405, 413, 422, ...: the request itself is wrong. No param: the exception names none.
       return new ApiError(400, 'invalid_request_error', 'parameter_invalid', message);
@@ -78,7 +89,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private toApiError(exception: unknown, response: Response): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof HttpException) {
-      const known = fromHttpException(exception);
+      const known = fromHttpException(exception, response);
       if (known) return known;
     }
     return unexpectedFailure(this.logger, exception, response);

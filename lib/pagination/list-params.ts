@@ -19,6 +19,17 @@ export interface ListParams {
 /** One parameter's value: the query's text, or what a host's transforming pipe made of it. */
 type GivenValue = string | number | boolean | Date;
 
+/**
+ * The shared list parameters as a caller in the process may give them: as a query string has them,
+ * or already typed (a number for `limit`, Dates for the bounds), within the same bounds.
+ */
+export interface ListQuery {
+  limit?: number | string;
+  cursor?: string;
+  created_gte?: Date | string;
+  created_lt?: Date | string;
+}
+
 const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;

@@ -9,6 +9,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { MaxCharacters } from '../request/max-characters.decorator.js';
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.input.js';
 
 // Decorators apply from the property outwards, and with stopAtFirstError only the first failing
 // rule answers: the type check sits nearest the property so that a value of the wrong type is told
@@ -16,7 +17,7 @@ import { MaxCharacters } from '../request/max-characters.decorator.js';
 
 const NO_EVENT_TYPES = 'enabled_events must list at least one event type, or be ["*"]';
 
-export class CreateWebhookEndpointDto {
+export class CreateWebhookEndpointDto implements CreateWebhookEndpointInput {
   @IsDefined()
   @MaxCharacters(2048)
   @IsString()
@@ -43,7 +44,7 @@ function IfSent(): PropertyDecorator {
   return ValidateIf((_dto: object, value: unknown) => value !== undefined);
 }
 
-export class UpdateWebhookEndpointDto {
+export class UpdateWebhookEndpointDto implements UpdateWebhookEndpointInput {
   @IfSent()
   @MaxCharacters(2048)
   @IsString()

@@ -17,6 +17,13 @@ export interface WebhookEndpointView {
   secret?: string;
 }
 
+/** The answer to a deletion (DELETE /v1/webhook_endpoints/{id}). */
+export interface DeletedWebhookEndpoint {
+  id: string;
+  object: 'webhook_endpoint';
+  deleted: true;
+}
+
 export function toWebhookEndpointView(
   endpoint: WebhookEndpointEntity,
   options: { withSecret?: boolean } = {},

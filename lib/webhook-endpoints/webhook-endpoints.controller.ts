@@ -4,27 +4,22 @@ import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { CurrentApiKey } from '../auth/current-api-key.decorator.js';
 import { RequireScopes } from '../auth/require-scopes.decorator.js';
 import type { DtoFields } from '../request/dto-fields.js';
-import { IdParamPipe } from '../request/id-param.pipe.js';
-import { validatedAs } from '../request/validation.pipe.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import { parseListParams } from '../pagination/list-params.js';
-import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
-import type { WebhookEndpointView } from './webhook-endpoint.view.js';
-import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-
-const endpointIdParam = new IdParamPipe('webhook endpoint');
-const createBody = validatedAs(CreateWebhookEndpointDto);
-const updateBody = validatedAs(UpdateWebhookEndpointDto);
+import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
+import type { DeletedWebhookEndpoint, WebhookEndpointView } from './webhook-endpoint.view.js';
+import { EndpointRegistry } from './endpoint-registry.js';
+import { createEndpointBody, endpointIdParam, updateEndpointBody } from './webhook-endpoint.route-inputs.js';
 
 @ApiV1Controller('webhook_endpoints')
 @RequireScopes('developers:manage')
 export class WebhookEndpointsController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(private readonly endpoints: EndpointRegistry) {}
 
   @Post()
   create(
     @CurrentApiKey() key: AuthenticatedApiKey,
-    @Body(createBody) body: DtoFields<CreateWebhookEndpointDto>,
+    @Body(createEndpointBody) body: DtoFields<CreateWebhookEndpointDto>,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.create(key, body);
   }
@@ -49,7 +44,7 @@ export class WebhookEndpointsController {
   update(
     @CurrentApiKey() key: AuthenticatedApiKey,
     @Param('id', endpointIdParam) id: string,
-    @Body(updateBody) body: DtoFields<UpdateWebhookEndpointDto>,
+    @Body(updateEndpointBody) body: DtoFields<UpdateWebhookEndpointDto>,
   ): Promise<WebhookEndpointView> {
     return this.endpoints.update(key, id, body);
   }
@@ -58,7 +53,7 @@ export class WebhookEndpointsController {
   remove(
     @CurrentApiKey() key: AuthenticatedApiKey,
     @Param('id', endpointIdParam) id: string,
-  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+  ): Promise<DeletedWebhookEndpoint> {
     return this.endpoints.remove(key, id);
   }
 

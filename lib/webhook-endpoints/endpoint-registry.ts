@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
+import type { AccountScope } from '../auth/account-scope.js';
 import { Clock } from '../clock/clock.js';
 import { dropPendingRetries } from '../delivery-store/drop-pending-retries.js';
 import { ENDPOINT_READ_MAX_AGE_MS } from '../interview-api.tuning.js';
@@ -16,9 +16,13 @@ import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import { generateWebhookSecret } from '../signing/index.js';
-import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto.js';
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.input.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
-import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.view.js';
+import {
+  type DeletedWebhookEndpoint,
+  toWebhookEndpointView,
+  type WebhookEndpointView,
+} from './webhook-endpoint.view.js';
 import { inTransaction } from '../database/in-transaction.js';
 import { checkEndpointCap } from './endpoint-cap.js';
 
@@ -29,8 +33,12 @@ import { checkEndpointCap } from './endpoint-cap.js';
  */
 const untilSendsSeeTheChange = (): Promise<void> => sleep(ENDPOINT_READ_MAX_AGE_MS);
 
+/**
+ * The endpoints of each account and mode, and their rules: the routes' and the delivery log's, and,
+ * through WebhookEndpointsService, the host's. Its callers have validated what they pass.
+ */
 @Injectable()
-export class WebhookEndpointsService {
+export class EndpointRegistry {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
@@ -39,12 +47,12 @@ export class WebhookEndpointsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(key: AuthenticatedApiKey, input: CreateWebhookEndpointDto): Promise<WebhookEndpointView> {
+  async create(scope: AccountScope, input: CreateWebhookEndpointInput): Promise<WebhookEndpointView> {
     const now = this.clock.now();
     const endpoint = this.dataSource.getRepository(WebhookEndpointEntity).create({
       id: generateId('whk', now),
-      accountId: key.accountId,
-      livemode: key.livemode,
+      accountId: scope.accountId,
+      livemode: scope.livemode,
       url: this.validUrl(input.url),
       description: input.description ?? null,
       enabledEvents: this.validEventTypes(input.enabled_events),
@@ -57,29 +65,29 @@ export class WebhookEndpointsService {
       updatedAt: now,
     });
     await inTransaction(this.dataSource.manager, async (manager) => {
-      await checkEndpointCap(manager, key, this.options.webhooks.maxEndpoints);
+      await checkEndpointCap(manager, scope, this.options.webhooks.maxEndpoints);
       await manager.getRepository(WebhookEndpointEntity).insert(endpoint);
     });
     return toWebhookEndpointView(endpoint, { withSecret: true });
   }
 
-  list(key: AuthenticatedApiKey, params: ListParams): Promise<ListEnvelope<WebhookEndpointView>> {
+  list(scope: AccountScope, params: ListParams): Promise<ListEnvelope<WebhookEndpointView>> {
     const query = this.dataSource.getRepository(WebhookEndpointEntity).createQueryBuilder('endpoint');
-    return this.paginator.page({ list: 'webhook_endpoints', query, params, scope: key }, (endpoint) =>
+    return this.paginator.page({ list: 'webhook_endpoints', query, params, scope }, (endpoint) =>
       toWebhookEndpointView(endpoint),
     );
   }
 
-  async retrieve(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointView> {
-    return toWebhookEndpointView(await this.find(key, id));
+  async retrieve(scope: AccountScope, id: string): Promise<WebhookEndpointView> {
+    return toWebhookEndpointView(await this.find(scope, id));
   }
 
   async update(
-    key: AuthenticatedApiKey,
+    scope: AccountScope,
     id: string,
-    input: UpdateWebhookEndpointDto,
+    input: UpdateWebhookEndpointInput,
   ): Promise<WebhookEndpointView> {
-    const endpoint = await this.find(key, id);
+    const endpoint = await this.find(scope, id);
     // Every value is checked before anything is written: one bad field changes nothing.
     const changes: Partial<WebhookEndpointEntity> = {};
     // The stored url sent back unchanged is no change: it stays, whatever rules came after it.
@@ -116,11 +124,8 @@ export class WebhookEndpointsService {
     return toWebhookEndpointView(Object.assign(endpoint, changes));
   }
 
-  async remove(
-    key: AuthenticatedApiKey,
-    id: string,
-  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-    const endpoint = await this.find(key, id);
+  async remove(scope: AccountScope, id: string): Promise<DeletedWebhookEndpoint> {
+    const endpoint = await this.find(scope, id);
     await inTransaction(this.dataSource.manager, async (manager) => {
       await dropPendingRetries(manager, endpoint.id, 'endpoint_deleted', this.clock.now());
       await manager.getRepository(WebhookEndpointEntity).delete({ id: endpoint.id });
@@ -130,8 +135,8 @@ export class WebhookEndpointsService {
   }
 
   /** Rotation: the old secret stops working at once, for retries of older deliveries too. */
-  async rotateSecret(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointView> {
-    const endpoint = await this.find(key, id);
+  async rotateSecret(scope: AccountScope, id: string): Promise<WebhookEndpointView> {
+    const endpoint = await this.find(scope, id);
     endpoint.secret = generateWebhookSecret();
     endpoint.updatedAt = this.clock.now();
     const { affected } = await this.dataSource
@@ -143,11 +148,11 @@ export class WebhookEndpointsService {
     return toWebhookEndpointView(endpoint, { withSecret: true });
   }
 
-  /** The endpoint, if it belongs to the key's account and mode; anything else does not exist. */
-  async find(key: AuthenticatedApiKey, id: string): Promise<WebhookEndpointEntity> {
+  /** The endpoint, if it belongs to the scope's account and mode; anything else does not exist. */
+  async find(scope: AccountScope, id: string): Promise<WebhookEndpointEntity> {
     const endpoint = await this.dataSource
       .getRepository(WebhookEndpointEntity)
-      .findOne({ where: { id, accountId: key.accountId, livemode: key.livemode } });
+      .findOne({ where: { id, accountId: scope.accountId, livemode: scope.livemode } });
     if (!endpoint) throw this.missing(id);
     return endpoint;
   }
