@@ -781,7 +781,7 @@ describe('auto-disable after a pause in the failures', () => {
   // Failures further apart than the pause (2.4 × 300 ms + the 2 s deadline ≈ 2.7 s) start afresh.
   // Retries are queued in whole seconds, so the first event's three attempts take up to 2.7 s too:
   // under disableAfterMs.
-  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 4000, retryScheduleMs: [300, 300] };
+  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 4000, retryScheduleMs: [300, 300], timeoutMs: 2000 };
 
   it('does not disable at one failure an endpoint whose earlier failures stopped long ago', async () => {
     const host = await boot({ module: { webhooks } });

@@ -9,12 +9,14 @@ import { eventually, type ReceivedRequest } from './receiver.js';
 
 /**
  * The webhook settings createTestHost uses by default. Passing `module.webhooks` replaces the whole
- * object, so tests that change one setting spread these first.
+ * object, so tests that change one setting spread these first. The send deadline is the module's
+ * own: on a busy machine a receiver's answer can come seconds late, and a shorter deadline would
+ * make it a timeout whose retry is a second send.
  */
 export const TEST_WEBHOOKS = {
   allowInsecureUrls: true,
   retryScheduleMs: [300, 600],
-  timeoutMs: 2000,
+  timeoutMs: 10_000,
   sweepIntervalMs: 1000,
 };
 
