@@ -120,7 +120,7 @@ describe('statements over more rows than SQLite binds in one', () => {
     }
     expect(failures).toEqual([]);
     expect(await deliveries.countBy({ lockedUntil: renewedUntil })).toBe(held);
-  }, 90_000);
+  });
 });
 
 describe('webhooks.batchSize', () => {

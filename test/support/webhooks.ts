@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { EventPublisher, type ApiEvent, type DeliveryView, verifyWebhook } from '../../lib/index.js';
 import type { ApiClient } from './api-client.js';
 import type { TestHost } from './host-app.js';
-import { eventually, type ReceivedRequest } from './receiver.js';
+import { eventually, type ReceivedRequest, WAIT_MS } from './receiver.js';
 
 /**
  * The webhook settings createTestHost uses by default. Passing `module.webhooks` replaces the whole
@@ -103,7 +103,7 @@ export function deliveryOf(
   endpointId: string,
   eventId: string,
   ready: (delivery: DeliveryView) => boolean,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_MS,
 ): Promise<DeliveryView> {
   return eventually(async () => {
     const res = await client.get(`/v1/webhook_endpoints/${endpointId}/deliveries`, { event_id: eventId });
