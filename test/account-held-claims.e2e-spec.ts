@@ -47,5 +47,5 @@ describe('the claims a worker holds for one account', () => {
     expect(events.every((event) => counts.get(event.id) === 1)).toBe(true);
     expect(prompt.requests).toHaveLength(5);
     await silent.close();
-  }, 40_000);
+  });
 });

@@ -132,5 +132,5 @@ describe('a worker holding a delivery longer than a renewal period', () => {
       await silent.close();
       await host.close();
     }
-  }, 40_000);
+  });
 });

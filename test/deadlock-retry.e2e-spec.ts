@@ -85,5 +85,5 @@ describe('a record meeting a transaction that changes its endpoint, then its del
     expect(await host.app.get(DataSource).getRepository(AttemptEntity).findBy({ deliveryId: id })).toEqual([
       expect.objectContaining({ attempt: 1, error: 'http_error' }),
     ]);
-  }, 20_000);
+  });
 });

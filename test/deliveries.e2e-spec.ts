@@ -211,7 +211,7 @@ describe('deliveries', () => {
       expect(replay.id).toMatch(/^dlv_/);
       expect(replay.id).not.toBe(original.id);
 
-      const [first, again] = await receiver.waitFor(2, 5000);
+      const [first, again] = await receiver.waitFor(2);
       expect(again.headers['webhook-id']).toBe(event.id);
       expect(again.body).toBe(first.body);
       expect(verifiesWith(again, endpoint.secret)).toEqual({ standard: true, ours: true });
@@ -277,7 +277,7 @@ describe('deliveries', () => {
       });
       expect(delivery.event_id).toMatch(/^evt_/);
 
-      const [received] = await receiver.waitFor(1, 5000);
+      const [received] = await receiver.waitFor(1);
       expect(received.headers['webhook-id']).toBe(delivery.event_id);
       expect(verifiesWith(received, endpoint.secret)).toEqual({ standard: true, ours: true });
       const body = JSON.parse(received.body) as ApiEvent;

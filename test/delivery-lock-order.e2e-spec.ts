@@ -106,7 +106,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(await firstIsLocked()).toBe(true);
     await holder.query('COMMIT');
     await expect(purged).resolves.toBe(2);
-  }, 20_000);
+  });
 
   /** Both deliveries claimed, in the order given. */
   const claimBoth = async (): Promise<ClaimedDelivery[]> => {
@@ -135,7 +135,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(
       (await dataSource.getRepository(DeliveryEntity).find()).map((delivery) => delivery.status),
     ).toEqual(['pending', 'pending']);
-  }, 20_000);
+  });
 
   it('a record of successes ending a failing streak waits for the endpoint before its deliveries', async () => {
     const endpoint = await theEndpoint();
@@ -155,7 +155,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(await firstIsLocked()).toBe(false);
     await holder.query('COMMIT');
     await expect(recording).resolves.toEqual([]);
-  }, 20_000);
+  });
 
   it('a renewal locks its claims in id order', async () => {
     const held = await claimBoth();
@@ -166,7 +166,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(await firstIsLocked()).toBe(true);
     await holder.query('COMMIT');
     await expect(renewing).resolves.toBeUndefined();
-  }, 20_000);
+  });
 
   it('deleting an endpoint locks it before its deliveries, as a record does', async () => {
     const endpoint = await theEndpoint();
@@ -177,7 +177,7 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(await firstIsLocked()).toBe(false);
     await holder.query('COMMIT');
     expect((await deleting).status).toBe(200);
-  }, 20_000);
+  });
 
   it('disabling an endpoint locks its pending deliveries in id order', async () => {
     const endpoint = await theEndpoint();
@@ -191,5 +191,5 @@ describe('statements locking many deliveries (PostgreSQL)', () => {
     expect(await firstIsLocked()).toBe(true);
     await holder.query('COMMIT');
     expect((await disabling).status).toBe(200);
-  }, 20_000);
+  });
 });

@@ -12,7 +12,7 @@ import { type ApiClient, apiClient, sleep } from './support/api-client.js';
 import { ClockAhead } from './support/clock-ahead.js';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
-import { eventually, Receiver } from './support/receiver.js';
+import { eventually, Receiver, WAIT_MS } from './support/receiver.js';
 import { RedisProxy } from './support/redis-proxy.js';
 import { startTypeScriptChild } from './support/typescript-child.js';
 import {
@@ -47,7 +47,7 @@ function allDeliveries(
   endpointId: string,
   count: number,
   done: (delivery: DeliveryView) => boolean,
-  timeoutMs = 30_000,
+  timeoutMs = WAIT_MS,
 ): Promise<DeliveryView[]> {
   return eventually(async () => {
     const deliveries = await listAllDeliveries(client, endpointId);
@@ -137,7 +137,7 @@ describe('a publishing host whose clock runs ahead of the worker', () => {
     const endpoint = await createEndpoint(client, receiver.url);
     const events = await publishResults(api, ACCOUNT, 10);
 
-    await allDeliveries(client, endpoint.id, 10, succeeded, 5_000);
+    await allDeliveries(client, endpoint.id, 10, succeeded);
     expectEachEventOnce(receiver, events);
   });
 });
@@ -340,7 +340,7 @@ describe('an outcome the database refuses to record', () => {
     expect(delivery).toMatchObject({ id: held.id, attempt: 1, response_status: 200 });
     expect((await getDelivery(client, endpoint.id, held.id)).attempts).toHaveLength(1);
     expect(receiver.requests.map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
-  }, 60_000);
+  });
 });
 
 /**
@@ -396,7 +396,7 @@ describe('a receiver that never answers', () => {
     // endpoint the other, through which all 10 deliveries go before the silent one's next deadline.
     const publishedAt = Date.now();
     const events = await publishResults(host, ACCOUNT, 10, 'session.completed');
-    await allDeliveries(client, answered.id, 10, succeeded, 15_000);
+    await allDeliveries(client, answered.id, 10, succeeded);
     expectEachEventOnce(prompt, events);
 
     const held = await listAllDeliveries(client, stalled.id);
@@ -448,7 +448,7 @@ describe('a receiver that never answers', () => {
     // every 3 s (the last after 10 minutes); they come back after one deadline, by when its
     // first sends have shown how fast it answers, and go out at that pace.
     const events = await publishResults(host, ACCOUNT, 200, 'session.completed');
-    await allDeliveries(client, answered.id, 200, succeeded, 20_000);
+    await allDeliveries(client, answered.id, 200, succeeded);
     expectEachEventOnce(prompt, events);
     await silent.close();
   });
@@ -467,7 +467,7 @@ describe('a receiver that never answers', () => {
     // (what it sends in two deadlines), so it gives back the rest, which lets the other job in. Its
     // next two attempts may have taken both slots meanwhile (nobody else waited for them): the
     // other endpoint then gets its slot when they end, at 6 s, well before the round after.
-    await allDeliveries(client, answered.id, 10, succeeded, 15_000);
+    await allDeliveries(client, answered.id, 10, succeeded);
     expectEachEventOnce(prompt, events);
     const held = await listAllDeliveries(client, stalled.id);
     expect(attemptsMade(held)).toBeLessThanOrEqual(4);
@@ -781,7 +781,7 @@ describe('auto-disable after a pause in the failures', () => {
   // Failures further apart than the pause (2.4 × 300 ms + the 2 s deadline ≈ 2.7 s) start afresh.
   // Retries are queued in whole seconds, so the first event's three attempts take up to 2.7 s too:
   // under disableAfterMs.
-  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 4000, retryScheduleMs: [300, 300] };
+  const webhooks = { ...TEST_WEBHOOKS, disableAfterMs: 4000, retryScheduleMs: [300, 300], timeoutMs: 2000 };
 
   it('does not disable at one failure an endpoint whose earlier failures stopped long ago', async () => {
     const host = await boot({ module: { webhooks } });
@@ -832,7 +832,7 @@ describe('a receiver that fails at random', () => {
     const endpoint = await createEndpoint(client, receiver.url);
     const events = await publishResults(host, ACCOUNT, 100);
 
-    const deliveries = await allDeliveries(client, endpoint.id, 100, succeeded, 40_000);
+    const deliveries = await allDeliveries(client, endpoint.id, 100, succeeded);
     expect(events.every((event) => accepted.has(event.id))).toBe(true);
     const totalFailures = [...failures.values()].reduce((sum, n) => sum + n, 0);
     expect(totalFailures).toBeGreaterThan(10);

@@ -64,13 +64,10 @@ describe("a host's ioredis client from another copy of ioredis", () => {
       const connections = await eventually(async () => {
         const named = await connectionsNamed(connectionName);
         return named.length > 0 && named;
-      }, 5_000);
+      });
       expect(connections.every((connection) => connection.db === COPY_DB)).toBe(true);
       // The queue's keys: the test host's queuePrefix is its database's name.
-      await eventually(
-        async () => (await inCopyDb((redis) => redis.keys(`${host.db.name}:*`))).length > 0,
-        5_000,
-      );
+      await eventually(async () => (await inCopyDb((redis) => redis.keys(`${host.db.name}:*`))).length > 0);
     } finally {
       await host.close();
       await inCopyDb(async (redis) => {

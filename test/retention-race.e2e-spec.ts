@@ -69,5 +69,5 @@ describe('a purge that meets a worker recording an expiring delivery (PostgreSQL
     expect(await dataSource.getRepository(DeliveryEntity).countBy({ id })).toBe(0);
     expect(await dataSource.getRepository(AttemptEntity).countBy({ deliveryId: id })).toBe(0);
     expect(await dataSource.getRepository(PendingDeliveryEntity).countBy({ deliveryId: id })).toBe(0);
-  }, 20_000);
+  });
 });

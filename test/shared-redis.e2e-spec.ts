@@ -8,7 +8,7 @@ import { ClockAhead } from './support/clock-ahead.js';
 import { DB_KIND, TestDatabase } from './support/database.js';
 import type { TestHost, TestHostOptions } from './support/host-app.js';
 import { closedAfterEachTest } from './support/per-test.js';
-import { eventually, type Receiver } from './support/receiver.js';
+import { eventually, type Receiver, WAIT_MS } from './support/receiver.js';
 import {
   countByWebhookId,
   countQueueKeys,
@@ -69,7 +69,7 @@ async function siteOf(host: TestHost): Promise<Site> {
 }
 
 /** The endpoint's deliveries once `count` of them have succeeded, or as they are after `timeoutMs`. */
-async function deliveriesOnceSent(site: Site, count: number, timeoutMs = 15_000): Promise<DeliveryView[]> {
+async function deliveriesOnceSent(site: Site, count: number, timeoutMs = WAIT_MS): Promise<DeliveryView[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const deliveries = await listAllDeliveries(site.client, site.endpoint.id);

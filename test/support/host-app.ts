@@ -115,11 +115,11 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
         // Tests call faster than a test key may; the rate-limit tests turn the limits on.
         rateLimit: false,
         ...options.module,
-        // A test's webhooks options adjust the test defaults rather than replace them.
+        // A test's webhooks options adjust the test defaults (TEST_WEBHOOKS) rather than replace them.
         webhooks: {
           allowInsecureUrls: true,
           retryScheduleMs: [300, 600],
-          timeoutMs: 2000,
+          timeoutMs: 10_000,
           sweepIntervalMs: 1000,
           ...options.module?.webhooks,
         },

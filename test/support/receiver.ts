@@ -9,6 +9,14 @@ export interface ReceivedRequest {
   receivedAt: number;
 }
 
+/**
+ * How long a test waits for an outcome unless it says otherwise. A wait ends as soon as the outcome
+ * shows, so only a failing test waits this long; it leaves room for a machine busy with other work,
+ * where every step can take several times as long as on a quiet one. jest.config.cjs gives each
+ * test twice this.
+ */
+export const WAIT_MS = 60_000;
+
 /** Decides the reply to the n-th request (0-based); answers 200 by default. */
 export type Responder = (request: ReceivedRequest, index: number, response: ServerResponse) => void;
 
@@ -47,7 +55,7 @@ export class Receiver {
   }
 
   /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
-  waitFor(count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
+  waitFor(count: number, timeoutMs = WAIT_MS): Promise<ReceivedRequest[]> {
     if (this.requests.length >= count) return Promise.resolve(this.requests);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
@@ -114,7 +122,7 @@ export class OpenReceivers {
 /** Polls `check` until it returns a value, or fails after `timeoutMs`. */
 export async function eventually<T>(
   check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
+  timeoutMs = WAIT_MS,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

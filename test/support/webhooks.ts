@@ -5,16 +5,18 @@ import { Webhook } from 'standardwebhooks';
 import { EventPublisher, type ApiEvent, type DeliveryView, verifyWebhook } from '../../lib/index.js';
 import type { ApiClient } from './api-client.js';
 import type { TestHost } from './host-app.js';
-import { eventually, type ReceivedRequest } from './receiver.js';
+import { eventually, type ReceivedRequest, WAIT_MS } from './receiver.js';
 
 /**
  * The webhook settings createTestHost uses by default. Passing `module.webhooks` replaces the whole
- * object, so tests that change one setting spread these first.
+ * object, so tests that change one setting spread these first. The send deadline is the module's
+ * own: on a busy machine a receiver's answer can come seconds late, and a shorter deadline would
+ * make it a timeout whose retry is a second send.
  */
 export const TEST_WEBHOOKS = {
   allowInsecureUrls: true,
   retryScheduleMs: [300, 600],
-  timeoutMs: 2000,
+  timeoutMs: 10_000,
   sweepIntervalMs: 1000,
 };
 
@@ -101,7 +103,7 @@ export function deliveryOf(
   endpointId: string,
   eventId: string,
   ready: (delivery: DeliveryView) => boolean,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_MS,
 ): Promise<DeliveryView> {
   return eventually(async () => {
     const res = await client.get(`/v1/webhook_endpoints/${endpointId}/deliveries`, { event_id: eventId });
