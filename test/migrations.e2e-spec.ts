@@ -3,7 +3,11 @@ import { InstallationEntity } from '../lib/installation/installation.entity.js';
 import { readInstallationId } from '../lib/installation/installation-id.js';
 import { INTERVIEW_API_ENTITIES } from '../lib/interview-api.module.js';
 import { interviewApiMigrations, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../lib/migrations/index.js';
+import { generateId } from '../lib/identifiers/generate-id.js';
+import { apiClient } from './support/api-client.js';
 import { DB_KIND, TestDatabase } from './support/database.js';
+import { createTestHost } from './support/host-app.js';
+import { deleteQueueKeys } from './support/webhooks.js';
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -25,9 +29,11 @@ describe('migrations', () => {
     extra: Partial<{
       migrationsRun: boolean;
       entities: (typeof INTERVIEW_API_ENTITIES)[number][];
+      /** PostgreSQL's TimeZone for its connections. */
+      timeZone: string;
     }> = {},
   ): Promise<DataSource> {
-    const base = db.options({ synchronize: false });
+    const base = db.options({ synchronize: false, timeZone: extra.timeZone });
     const options = {
       ...base,
       entities: extra.entities ?? INTERVIEW_API_ENTITIES,
@@ -178,6 +184,88 @@ describe('migrations', () => {
     );
     expect(Number(found)).toBe(1);
   });
+
+  // Before timestamptz, a process on UTC (as the module asked) stored UTC wall-clock times.
+  (DB_KIND === 'postgres' ? it : it.skip)(
+    'reads the timestamps of a database installed before as UTC: the API answers the same instants, and undoing writes them back',
+    async () => {
+      // Connections on a zone other than UTC, which neither way of the migration may depend on.
+      const dataSource = await open({ migrationsRun: true, timeZone: 'Asia/Kolkata' });
+      await undoThrough(dataSource, 'InterviewApiInstants');
+      const account = 'acct_upgraded';
+      const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
+      // Within the events' retention; two of them a millisecond apart.
+      const instants = [day + 3_600_000, day + 3_600_001, day + 5_400_250].map((ms) => new Date(ms));
+      const utcText = (date: Date): string => date.toISOString().replace('T', ' ').replace('Z', '');
+      const events = instants.map((at, index) => ({
+        id: generateId('evt', at),
+        object: 'event',
+        type: 'result.ready',
+        api_version: '2026-11-21',
+        livemode: false,
+        created_at: at.toISOString(),
+        data: { object: { id: `res_${index}`, object: 'result' } },
+      }));
+      for (const event of events) {
+        await dataSource.query(
+          `INSERT INTO interview_events (id, account_id, livemode, type, payload, created_at) VALUES ($1, $2, false, $3, $4, $5)`,
+          [event.id, account, event.type, JSON.stringify(event), utcText(new Date(event.created_at))],
+        );
+      }
+      const [created, updated, due] = instants;
+      await dataSource.query(
+        `INSERT INTO interview_webhook_endpoints (id, account_id, livemode, url, enabled_events, status, secret, retry_drops, created_at, updated_at)
+         VALUES ('whk_upgraded', $1, false, 'https://example.com/hook', '["*"]', 'enabled', 'whsec_upgraded', 0, $2, $3)`,
+        [account, utcText(created), utcText(updated)],
+      );
+      await dataSource.query(
+        `INSERT INTO interview_webhook_deliveries (id, account_id, livemode, endpoint_id, event_id, event_type, status, attempt, next_attempt_at, created_at, updated_at)
+         VALUES ('dlv_upgraded', $1, false, 'whk_upgraded', $2, 'result.ready', 'failed', 1, NULL, $3, $4)`,
+        [account, events[0].id, utcText(created), utcText(due)],
+      );
+
+      await dataSource.runMigrations();
+      const [{ left }]: { left: string }[] = await dataSource.query(
+        `SELECT COUNT(*) AS left FROM information_schema.columns
+         WHERE table_schema = current_schema() AND data_type = 'timestamp without time zone'`,
+      );
+      expect(Number(left)).toBe(0);
+      expect(await drift(dataSource)).toEqual([]);
+
+      const host = await createTestHost({ db, keepDatabase: true, module: { worker: false } });
+      try {
+        const api = apiClient(host, await host.createKey(account, 'test'));
+        const listed = async (query: Record<string, string> = {}): Promise<string[]> => {
+          const res = await api.get('/v1/events', query);
+          expect(res.status).toBe(200);
+          return (res.body.data as { id: string }[]).map((event) => event.id);
+        };
+        const [first, second, third] = events.map((event) => event.id);
+        expect(await listed()).toEqual([third, second, first]);
+        expect(await listed({ created_gte: events[1].created_at })).toEqual([third, second]);
+        expect(await listed({ created_lt: events[1].created_at })).toEqual([first]);
+        const endpoint = await api.get('/v1/webhook_endpoints/whk_upgraded');
+        expect(endpoint.body).toMatchObject({
+          created_at: created.toISOString(),
+          updated_at: updated.toISOString(),
+        });
+        const delivery = await api.get('/v1/webhook_endpoints/whk_upgraded/deliveries/dlv_upgraded');
+        expect(delivery.body).toMatchObject({
+          created_at: created.toISOString(),
+          updated_at: due.toISOString(),
+        });
+      } finally {
+        await host.close();
+        await deleteQueueKeys(db.name);
+      }
+
+      await undoThrough(dataSource, 'InterviewApiInstants');
+      const texts: { text: string }[] = await dataSource.query(
+        `SELECT to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS') AS text FROM interview_events ORDER BY created_at`,
+      );
+      expect(texts.map((row) => row.text)).toEqual(instants.map(utcText));
+    },
+  );
 
   it('runs once: a second run, or a second start with migrationsRun, is a no-op', async () => {
     const first = await open({ migrationsRun: true });

@@ -90,7 +90,7 @@ describe('queryPrepared (PostgreSQL)', () => {
       ['d', null, texts[3], null, true],
       ['e', lease, null, 7, false],
     ];
-    const types = ['text', 'timestamp', 'text', 'integer', 'boolean'] as const;
+    const types = ['text', 'timestamptz', 'text', 'integer', 'boolean'] as const;
     const params = types.map(
       (type, i) =>
         new BinaryArray(
@@ -102,12 +102,12 @@ describe('queryPrepared (PostgreSQL)', () => {
     const read = async (): Promise<{ rows: Row[]; lease: Date; other: Date }> => {
       const rows: Row[] = await dataSource.query(
         `SELECT id, at, body, n, flag
-         FROM unnest($1::text[], $2::timestamp[], $3::text[], $4::integer[], $5::boolean[]) AS v(id, at, body, n, flag)
+         FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::integer[], $5::boolean[]) AS v(id, at, body, n, flag)
          ORDER BY id`,
         params,
       );
       const [direct]: { lease: Date; other: Date }[] = await dataSource.query(
-        'SELECT $1::timestamp AS lease, $2::timestamp AS other',
+        'SELECT $1::timestamptz AS lease, $2::timestamptz AS other',
         [lease, other],
       );
       return { rows, ...direct };
@@ -123,7 +123,7 @@ describe('queryPrepared (PostgreSQL)', () => {
     expect(utc.lease.getTime()).toBe(lease.getTime());
   });
 
-  it('binds a Date in a binary array as node-postgres binds it in a process on local time, summer and winter', async () => {
+  it('binds a Date in a binary array as the instant node-postgres binds, in a process and a session on local time, summer and winter', async () => {
     const dates = ['2026-07-01T12:00:00.250Z', '2026-01-15T23:30:00.001Z', '2026-03-08T07:30:00.000Z'];
     const { message: read } = await startTypeScriptChild<{ binary: number; direct: number }[]>(
       './timestamps-in-zone.ts',

@@ -1,9 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 import type { Scope } from './scopes.js';
 
 @Entity({ name: 'interview_api_keys' })
 @Index('idx_interview_api_keys_list', ['accountId', 'livemode', 'createdAt', 'id'])
-export class ApiKeyEntity {
+export class ApiKeyEntity extends InstantColumnsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
 

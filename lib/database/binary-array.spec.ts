@@ -19,13 +19,19 @@ describe('BinaryArray', () => {
     expect(new BinaryArray('boolean', []).toPostgres()).toHaveLength(20);
   });
 
+  it("encodes a timestamptz as microseconds from 2000-01-01 UTC: the instant, whatever the process's zone", () => {
+    const bytes = new BinaryArray('timestamptz', [new Date('2000-01-01T00:00:01.234Z')]).toPostgres();
+    expect(bytes.readInt32BE(8)).toBe(1184);
+    expect(bytes.readBigInt64BE(24)).toBe(1_234_000n);
+  });
+
   it.each([
     ['integer', 1.5],
     ['integer', '1'],
     ['text', 1],
     ['boolean', 'true'],
-    ['timestamp', new Date(Number.NaN)],
-    ['timestamp', '2026-11-23 10:00:00'],
+    ['timestamptz', new Date(Number.NaN)],
+    ['timestamptz', '2026-11-23 10:00:00'],
   ] as const)('refuses to bind %s from %p rather than send something else', (type, value) => {
     expect(() => new BinaryArray(type, [value]).toPostgres()).toThrow(TypeError);
   });

@@ -1,17 +1,17 @@
 /** The element types the engine binds as arrays, by their PostgreSQL names. */
-export type ArrayElementType = 'text' | 'boolean' | 'integer' | 'timestamp';
+export type ArrayElementType = 'text' | 'boolean' | 'integer' | 'timestamptz';
 
 /** PostgreSQL's type oids, which its binary array format names the elements by. */
-const OIDS: Record<ArrayElementType, number> = { text: 25, boolean: 16, integer: 23, timestamp: 1114 };
+const OIDS: Record<ArrayElementType, number> = { text: 25, boolean: 16, integer: 23, timestamptz: 1184 };
 
 /** Bytes of an element of each fixed-size type. */
 const FIXED_BYTES: Record<Exclude<ArrayElementType, 'text'>, number> = {
   boolean: 1,
   integer: 4,
-  timestamp: 8,
+  timestamptz: 8,
 };
 
-/** 2000-01-01T00:00:00 in Unix milliseconds: PostgreSQL's binary timestamps count from it. */
+/** 2000-01-01T00:00:00Z in Unix milliseconds: PostgreSQL's binary timestamptz counts from it. */
 const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 /** Ints of the header: dimensions, has-nulls flag, element oid, length and lower bound. */
@@ -41,13 +41,7 @@ function writeElement(out: Buffer, offset: number, type: ArrayElementType, value
   if (type === 'text') out.write(value as string, offset, 'utf8');
   else if (type === 'boolean') out[offset] = value ? 1 : 0;
   else if (type === 'integer') out.writeInt32BE(value as number, offset);
-  else {
-    // A timestamp without time zone holds local wall-clock time, as node-postgres binds a Date
-    // (its text drops the offset the server then ignores), so both read back the same Date.
-    const date = value as Date;
-    const wallClockMs = date.getTime() - date.getTimezoneOffset() * 60_000;
-    out.writeBigInt64BE(BigInt(wallClockMs - POSTGRES_EPOCH_MS) * 1000n, offset);
-  }
+  else out.writeBigInt64BE(BigInt((value as Date).getTime() - POSTGRES_EPOCH_MS) * 1000n, offset);
 }
 
 /**

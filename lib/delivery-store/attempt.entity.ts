@@ -1,10 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 import type { AttemptErrorCode } from '../http/index.js';
 
 /** The history of a delivery: one row per attempt made. */
 @Entity({ name: 'interview_webhook_attempts' })
 @Index('idx_interview_attempts_delivery', ['deliveryId', 'attempt'])
-export class AttemptEntity {
+export class AttemptEntity extends InstantColumnsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
 

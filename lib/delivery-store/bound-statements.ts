@@ -91,7 +91,7 @@ export function publishStatements(sql: SqlDialect, events: readonly OutboxEvent[
     event.endpointId,
   ]);
   if (sql.postgres) {
-    const types = ['text', 'text', 'boolean', 'text', 'text', 'timestamp', 'text', 'text', 'text'] as const;
+    const types = ['text', 'text', 'boolean', 'text', 'text', 'timestamptz', 'text', 'text', 'text'] as const;
     return [{ sql: PG.PUBLISH, params: columns(types, rows) }];
   }
   const values = valuesList(rows.length, 9);
@@ -133,14 +133,14 @@ export function recordStatements(
   if (sql.postgres) {
     const types = [
       'text',
-      'timestamp',
+      'timestamptz',
       'text',
       'integer',
       'integer',
       'text',
       'text',
       'integer',
-      'timestamp',
+      'timestamptz',
       'integer',
       'text',
       'text',
@@ -172,7 +172,7 @@ export function renewalStatement(
 ): Statement {
   const rows = held.map((delivery) => [delivery.id, sql.time(delivery.claimedAt)]);
   if (sql.postgres) {
-    return { sql: PG.RENEW_CLAIMS, params: [...columns(['text', 'timestamp'], rows), lockedUntil] };
+    return { sql: PG.RENEW_CLAIMS, params: [...columns(['text', 'timestamptz'], rows), lockedUntil] };
   }
   return {
     sql: SQLITE.RENEW_CLAIMS(valuesList(rows.length, CLAIM_VALUES)),

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 import type { AttemptErrorCode } from '../http/index.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -11,7 +12,7 @@ export type DeliveryErrorCode = AttemptErrorCode | 'endpoint_disabled' | 'endpoi
 @Entity({ name: 'interview_webhook_deliveries' })
 @Index('idx_interview_deliveries_list', ['accountId', 'livemode', 'endpointId', 'createdAt', 'id'])
 @Index('idx_interview_deliveries_event', ['eventId'])
-export class DeliveryEntity {
+export class DeliveryEntity extends InstantColumnsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
 

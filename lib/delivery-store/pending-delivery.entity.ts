@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 
 /**
  * The pending deliveries' schedule, one row per pending delivery with its `next_attempt_at`, read by
@@ -8,7 +9,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'interview_pending_deliveries' })
 @Index('idx_interview_pending_deliveries_due', ['nextAttemptAt'])
 @Index('idx_interview_pending_deliveries_endpoint', ['endpointId'])
-export class PendingDeliveryEntity {
+export class PendingDeliveryEntity extends InstantColumnsEntity {
   @PrimaryColumn({ name: 'delivery_id', type: 'varchar', length: 40 })
   deliveryId!: string;
 

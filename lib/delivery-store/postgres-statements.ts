@@ -18,7 +18,7 @@
  * subscription holds it), $9 a test event's one endpoint (null: every enabled subscriber).
  */
 export const PUBLISH = `WITH v AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::timestamp[],
+    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::timestamptz[],
                          $7::text[], $8::text[], $9::text[])
       AS v(id, account_id, livemode, type, payload, created_at, delivery_prefix, subscription, endpoint_id)),
   inserted AS (
@@ -72,11 +72,11 @@ export const CLAIM = `WITH claimed AS (
  * locks in id order, then names the ids again as an array so they are looked up by key.
  * Params: $1 the deliveries' ids, $2 the stamps of the claims held on them, $3 the new lease end.
  */
-export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::timestamp[]) AS o(id, claim)),
+export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::timestamptz[]) AS o(id, claim)),
   locked AS (
     SELECT id FROM interview_webhook_deliveries WHERE id = ANY(ARRAY(SELECT id FROM o))
     ORDER BY id FOR NO KEY UPDATE)
-  UPDATE interview_webhook_deliveries d SET locked_until = CAST($3 AS timestamp)
+  UPDATE interview_webhook_deliveries d SET locked_until = CAST($3 AS timestamptz)
   FROM o WHERE d.id = o.id AND d.claimed_at = o.claim AND d.status = 'pending'
     AND d.id = ANY(ARRAY(SELECT id FROM locked))`;
 
@@ -91,8 +91,8 @@ export const RENEW_CLAIMS = `WITH o AS (SELECT * FROM unnest($1::text[], $2::tim
  * time, $10 1 if an attempt was made (else 0), $11 that attempt's id, $12 endpoint; then $13 now.
  */
 export const RECORD_OUTCOMES = `WITH o AS (
-    SELECT * FROM unnest($1::text[], $2::timestamp[], $3::text[], $4::integer[], $5::integer[], $6::text[],
-                         $7::text[], $8::integer[], $9::timestamp[], $10::integer[], $11::text[], $12::text[])
+    SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::integer[], $5::integer[], $6::text[],
+                         $7::text[], $8::integer[], $9::timestamptz[], $10::integer[], $11::text[], $12::text[])
       AS o(id, claim, status, attempt, response_status, response_body, error, duration_ms, next_attempt_at,
            attempted, attempt_id, endpoint_id)),
   healed AS (
@@ -110,7 +110,7 @@ export const RECORD_OUTCOMES = `WITH o AS (
       response_status = CASE WHEN o.attempted = 1 THEN o.response_status ELSE d.response_status END,
       response_body = CASE WHEN o.attempted = 1 THEN o.response_body ELSE d.response_body END,
       duration_ms = CASE WHEN o.attempted = 1 THEN o.duration_ms ELSE d.duration_ms END,
-      locked_until = NULL, claimed_at = NULL, updated_at = CAST($13 AS timestamp)
+      locked_until = NULL, claimed_at = NULL, updated_at = CAST($13 AS timestamptz)
     FROM o
     WHERE d.id = o.id AND d.claimed_at = o.claim
       AND d.id = ANY(ARRAY(SELECT id FROM o))
@@ -121,7 +121,7 @@ export const RECORD_OUTCOMES = `WITH o AS (
     INSERT INTO interview_webhook_attempts
       (id, delivery_id, attempt, response_status, response_body, error, duration_ms, created_at)
     SELECT attempt_id, id, attempt, response_status, response_body, error, COALESCE(duration_ms, 0),
-      CAST($13 AS timestamp)
+      CAST($13 AS timestamptz)
     FROM updated WHERE attempted = 1),
   rescheduled AS (
     INSERT INTO interview_pending_deliveries (delivery_id, next_attempt_at, endpoint_id)

@@ -1,9 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 
 @Entity({ name: 'interview_events' })
 @Index('idx_interview_events_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_events_type', ['accountId', 'livemode', 'type', 'createdAt', 'id'])
-export class EventEntity {
+export class EventEntity extends InstantColumnsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
 

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 
 /**
  * A POST made with an `Idempotency-Key`, per account and mode: what it asked (a fingerprint of its
@@ -7,7 +8,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'interview_idempotency_keys' })
 @Index('idx_interview_idempotency_keys_created', ['createdAt'])
-export class IdempotencyKeyEntity {
+export class IdempotencyKeyEntity extends InstantColumnsEntity {
   @PrimaryColumn({ name: 'account_id', type: 'varchar', length: 255 })
   accountId!: string;
 

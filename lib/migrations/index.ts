@@ -21,6 +21,7 @@ import { InterviewApiPendingByEndpointPostgres1764700000000 } from './postgres/1
 import { InterviewApiPendingByEndpointSqlite1764700000000 } from './sqlite/1764700000000-InterviewApiPendingByEndpoint.js';
 import { InterviewApiInstallationPostgres1764800000000 } from './postgres/1764800000000-InterviewApiInstallation.js';
 import { InterviewApiInstallationSqlite1764800000000 } from './sqlite/1764800000000-InterviewApiInstallation.js';
+import { InterviewApiInstantsPostgres1764900000000 } from './postgres/1764900000000-InterviewApiInstants.js';
 import { schemaChecked } from './schema-checked-migration.js';
 
 /** A migration class, as TypeORM's `migrations` option takes it. */
@@ -43,6 +44,7 @@ export const POSTGRES_MIGRATIONS: readonly InterviewApiMigration[] = Object.free
     InterviewApiRetryDropsPostgres1764600000000,
     InterviewApiPendingByEndpointPostgres1764700000000,
     InterviewApiInstallationPostgres1764800000000,
+    InterviewApiInstantsPostgres1764900000000,
   ].map(schemaChecked),
 );
 

@@ -2,7 +2,10 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Where a page ended. */
 export interface CursorPosition {
-  /** The last row's created_at, as the database's own text (no precision lost to a JS Date). */
+  /**
+   * The last row's created_at, as the database's own text (no precision lost to a JS Date; a
+   * timestamptz's with its offset).
+   */
   createdAt: string;
   id: string;
 }

@@ -139,7 +139,8 @@ export class Paginator {
       });
     }
     // The cursor keeps the database's own text of created_at: a JS Date would drop microseconds
-    // and skip rows that share a millisecond.
+    // and skip rows that share a millisecond. A timestamptz's text carries its offset, so a process
+    // whose connections are on another TimeZone reads the same instant back.
     query
       .addSelect(`CAST(${createdAt} AS TEXT)`, CURSOR_COLUMN)
       .orderBy(createdAt, 'DESC')

@@ -1,11 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumnsEntity } from '../database/instant-columns.js';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
 @Entity({ name: 'interview_webhook_endpoints' })
 @Index('idx_interview_webhook_endpoints_list', ['accountId', 'livemode', 'createdAt', 'id'])
 @Index('idx_interview_webhook_endpoints_fanout', ['accountId', 'livemode', 'status'])
-export class WebhookEndpointEntity {
+export class WebhookEndpointEntity extends InstantColumnsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
 

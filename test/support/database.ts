@@ -34,14 +34,16 @@ export class TestDatabase {
   }
 
   /**
-   * `isolation` sets PostgreSQL's default_transaction_isolation for every connection, as a host
-   * may set it for its database.
+   * `isolation` sets PostgreSQL's default_transaction_isolation for every connection, and `timeZone`
+   * its TimeZone, as a host may set them for its database.
    */
-  options(extra: { synchronize?: boolean; isolation?: 'repeatable read' } = {}): DataSourceOptions {
+  options(
+    extra: { synchronize?: boolean; isolation?: 'repeatable read'; timeZone?: string } = {},
+  ): DataSourceOptions {
     const synchronize = extra.synchronize ?? true;
-    const settings = extra.isolation
-      ? ` -c default_transaction_isolation=${extra.isolation.replace(' ', '\\ ')}`
-      : '';
+    const settings =
+      (extra.isolation ? ` -c default_transaction_isolation=${extra.isolation.replace(' ', '\\ ')}` : '') +
+      (extra.timeZone ? ` -c TimeZone=${extra.timeZone}` : '');
     if (this.kind === 'postgres') {
       return {
         type: 'postgres',

@@ -77,6 +77,8 @@ export interface TestHostOptions {
   cache?: DataSourceOptions['cache'];
   /** PostgreSQL's default isolation for the host's connections (READ COMMITTED unless given). */
   isolation?: 'repeatable read';
+  /** PostgreSQL's TimeZone for the host's connections (the server's unless given). */
+  timeZone?: string;
   /** The host's `app.enableVersioning`, set before init as a host sets it. */
   versioning?: VersioningOptions;
   /** The module listed before TypeORM in the imports: Nest then closes the DataSource first at shutdown. */
@@ -92,7 +94,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   @Module({
     imports: inHostOrder(options, [
       TypeOrmModule.forRoot({
-        ...db.options({ isolation: options.isolation }),
+        ...db.options({ isolation: options.isolation, timeZone: options.timeZone }),
         autoLoadEntities: true,
         cache: options.cache,
       }),
