@@ -1,8 +1,7 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
 import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { WebhookHttpClient, type WebhookResponse } from '../http/index.js';
-import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
 import { ClaimRenewer } from './claim-renewer.js';
 import { DeferralPacer } from './deferral-pacer.js';
@@ -44,8 +43,8 @@ const whyUnsendable = (endpoint: DeliveryTarget | null): DeliveryErrorCode =>
  * Sends each batch: claims what is still due (with endpoints and bodies), sends it in fair shares of
  * the send slots, records each outcome as its send ends and queues retries and deliveries given back.
  * Room is taken before a claim, bounding what a process holds; claims are renewed until recorded.
+ * Built by DELIVERY_PROCESSOR_PROVIDER, in a process that runs the worker only.
  */
-@Injectable()
 export class DeliveryProcessor implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InterviewApi');
   private readonly http: WebhookHttpClient;
@@ -70,7 +69,7 @@ export class DeliveryProcessor implements BeforeApplicationShutdown {
     private readonly store: DeliveryStore,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
-    @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
+    private readonly options: ResolvedOptions,
   ) {
     const { timeoutMs, allowInsecureUrls, concurrency, batchSize } = options.webhooks;
     this.http = new WebhookHttpClient({

@@ -46,15 +46,15 @@ const CLAIM_VALUES = 2;
  */
 export const CLAIMS_PER_RENEWAL = rowsPerSqliteStatement(CLAIM_VALUES, 1);
 
-/** `count` rows of `width` placeholders each, for a SQLite VALUES list. */
-function valuesList(count: number, width: number): string {
-  const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-  return Array.from({ length: count }, () => row).join(', ');
-}
-
 /** `count` placeholders, for a SQLite IN list. */
 export function idList(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
+}
+
+/** `count` rows of `width` placeholders each, for a SQLite VALUES list. */
+function valuesList(count: number, width: number): string {
+  const row = `(${idList(width)})`;
+  return Array.from({ length: count }, () => row).join(', ');
 }
 
 /** Binds `rows` as one array per column on PostgreSQL. */
