@@ -13,6 +13,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   queuePrefix: 'interview-api',
   eventRetentionMs: 30 * DAY_MS,
   maxEventBytes: 256 * 1024,
+  dataSource: 'default',
   'webhooks.retryScheduleMs': [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   'webhooks.allowInsecureUrls': false,
   'webhooks.timeoutMs': 10_000,

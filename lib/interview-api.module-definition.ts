@@ -1,9 +1,15 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { DEFAULT_OPTIONS } from './interview-api.defaults.js';
 import type { InterviewApiModuleOptions, ResourceDefinition } from './interview-api.options.js';
 
 export interface InterviewApiModuleExtras {
   /** The host's own entities exposed under /v1; static because they decide which routes exist. */
   resources: readonly ResourceDefinition[];
+  /**
+   * As InterviewApiModuleOptions' `dataSource`; static because the module's entities are registered
+   * with that DataSource as the module is built.
+   */
+  dataSource: string;
 }
 
 /**
@@ -19,7 +25,11 @@ export const {
   ASYNC_OPTIONS_TYPE: INTERVIEW_API_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<InterviewApiModuleOptions>({ moduleName: 'InterviewApi' })
   .setClassMethodName('forRoot')
-  .setExtras<InterviewApiModuleExtras>({ resources: [] }, (definition) => definition)
+  // Nest leaves extras out of the options forRoot provides: the module reads both from the argument.
+  .setExtras<InterviewApiModuleExtras>(
+    { resources: [], dataSource: DEFAULT_OPTIONS.dataSource },
+    (definition) => definition,
+  )
   .build();
 
 /**
@@ -33,12 +43,19 @@ export type InterviewApiForRootOptions<E extends readonly object[] = object[]> =
 
 /**
  * What a `forRootAsync` factory returns: the options, without `resources`, which decide the routes
- * before any factory runs (they go to `forRootAsync` itself). Typed so that a factory returning them
- * fails to compile rather than at start-up.
+ * before any factory runs, and without `dataSource`, which the entities are registered with then
+ * (both go to `forRootAsync` itself; a factory returning either fails the start). `resources` is
+ * typed `never` so that returning it fails to compile; `dataSource` is only left out, so that a
+ * factory declared to return InterviewApiModuleOptions still compiles.
  */
-export type InterviewApiFactoryOptions = InterviewApiModuleOptions & { resources?: never };
+export type InterviewApiFactoryOptions = Omit<InterviewApiModuleOptions, 'dataSource'> & {
+  resources?: never;
+};
 
-/** What `InterviewApiModule.forRootAsync` takes: a factory of the options, and the `resources`. */
+/**
+ * What `InterviewApiModule.forRootAsync` takes: a factory of the options, the `resources` and the
+ * `dataSource`.
+ */
 export type InterviewApiForRootAsyncOptions<E extends readonly object[] = object[]> = Omit<
   typeof INTERVIEW_API_ASYNC_OPTIONS_TYPE,
   'useFactory' | 'resources'

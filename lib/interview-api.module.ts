@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ApiKeyEntity } from './auth/api-key.entity.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
@@ -9,6 +9,7 @@ import { RateLimiter } from './auth/rate-limiter.js';
 import { Clock } from './clock/clock.js';
 import { ClockAlignment } from './clock/clock-alignment.js';
 import { checkEntities } from './database/entity-check.js';
+import { INTERVIEW_DATA_SOURCE, interviewDataSourceProvider } from './database/interview-data-source.js';
 import { checkSchema } from './database/schema-check.js';
 import { AttemptEntity } from './delivery-store/attempt.entity.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
@@ -41,7 +42,14 @@ import {
   type InterviewApiForRootAsyncOptions,
   type InterviewApiForRootOptions,
 } from './interview-api.module-definition.js';
-import { resolveOptions, resolveResources, type ResourceDefinition } from './interview-api.options.js';
+import {
+  type InterviewApiModuleOptions,
+  resolveDataSource,
+  resolveOptions,
+  type ResolvedOptions,
+  resolveResources,
+  type ResourceDefinition,
+} from './interview-api.options.js';
 import { Paginator } from './pagination/paginator.js';
 import { createResourceController } from './resources/resource-controller.factory.js';
 import { CallingKeyController } from './auth/calling-key.controller.js';
@@ -70,29 +78,30 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
   static override forRoot<E extends readonly object[]>(
     options: InterviewApiForRootOptions<E>,
   ): DynamicModule {
-    return InterviewApiModule.withRoutes(super.forRoot(options), options.resources);
+    return InterviewApiModule.withRoutes(super.forRoot(options), options.resources, options.dataSource);
   }
 
   static override forRootAsync<E extends readonly object[]>(
     options: InterviewApiForRootAsyncOptions<E>,
   ): DynamicModule {
-    return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources);
+    return InterviewApiModule.withRoutes(super.forRootAsync(options), options.resources, options.dataSource);
   }
 
   private static withRoutes(
     base: DynamicModule,
     resources: readonly ResourceDefinition[] | undefined,
+    dataSource: string | undefined,
   ): DynamicModule {
     const resolved = resolveResources(resources);
+    const name = resolveDataSource(dataSource);
     const resourceEntities = [...new Set(resolved.map((resource) => resource.entity))];
+    // Registers the entities, the resources' too, with the DataSource, so that with autoLoadEntities
+    // the host need not list them. Its repository providers are not imported (the module reads
+    // through INTERVIEW_DATA_SOURCE): a name no DataSource has would fail them in Nest's words.
+    TypeOrmModule.forFeature([...INTERVIEW_API_ENTITIES, ...resourceEntities], name);
     return {
       ...base,
       global: true,
-      // The resources' entities too, so that with autoLoadEntities the host need not register them.
-      imports: [
-        ...(base.imports ?? []),
-        TypeOrmModule.forFeature([...INTERVIEW_API_ENTITIES, ...resourceEntities]),
-      ],
       controllers: [
         CallingKeyController,
         WebhookEndpointsController,
@@ -104,9 +113,10 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
         ...(base.providers ?? []),
         {
           provide: INTERVIEW_API_OPTIONS,
-          useFactory: resolveOptions,
+          useFactory: (options: InterviewApiModuleOptions): ResolvedOptions => resolveOptions(options, name),
           inject: [INTERVIEW_API_MODULE_OPTIONS],
         },
+        interviewDataSourceProvider(name),
         // Before the queue is built: its keys are named after the installation. The first read of
         // the module's tables, so the entities and the schema they are read from are checked first.
         {
@@ -116,7 +126,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
             await checkSchema(dataSource);
             return readInstallationId(dataSource);
           },
-          inject: [getDataSourceToken()],
+          inject: [INTERVIEW_DATA_SOURCE],
         },
         Clock,
         ClockAlignment,

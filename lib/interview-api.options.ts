@@ -161,7 +161,10 @@ export interface RateLimitOptions {
   failedAuthentications?: FailedAuthenticationLimit | false;
 }
 
-/** What forRoot and a forRootAsync factory take (besides `resources`, given to forRoot itself). */
+/**
+ * What forRoot and a forRootAsync factory take (besides `resources`, and `dataSource` in a factory,
+ * given to forRootAsync itself).
+ */
 export interface InterviewApiModuleOptions {
   /**
    * The prefix of every API key: 2 to 16 lowercase letters or digits, the first a letter. Keys look
@@ -227,6 +230,14 @@ export interface InterviewApiModuleOptions {
    * @default { live: 100, test: 25, failedAuthentications: false }
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * The name the host gave `TypeOrmModule.forRoot({ name })` of the DataSource that holds the
+   * module's tables (list its migrations there) and the `resources`' rows. Given to `forRoot`, or to
+   * `forRootAsync` itself, not returned by its factory: the entities are registered with the
+   * DataSource as the module is built.
+   * @default 'default' (the default DataSource)
+   */
+  dataSource?: string;
 }
 
 /** The rate limits after validation, with every default filled in. */
@@ -541,6 +552,15 @@ const OPTION_CHECKS: OptionChecks<InterviewApiModuleOptions, ResolvedOptions> = 
     MAX_EVENT_BYTES,
     `${MAX_EVENT_BYTES} (1 MiB): concurrent publishes are written together, up to ${MAX_EVENTS_PER_WRITE} in one statement, and a worker holds its claimed deliveries' bodies in memory`,
   ),
+  dataSource: (value, option) => {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new InvalidModuleOptionsError(
+        option,
+        'must be the name of a DataSource, as given to TypeOrmModule.forRoot({ name }).',
+      );
+    }
+    return value;
+  },
   rateLimit: (value, option) => {
     if (value === false) return false;
     if (value !== undefined && (value === null || typeof value !== 'object')) {
@@ -638,16 +658,35 @@ export function resolveResources(
   return resources;
 }
 
-/** Validates the host's options at start-up so that a mistake fails the boot, naming the option. */
-export function resolveOptions(options: InterviewApiModuleOptions): ResolvedOptions {
+/**
+ * The DataSource's name given to forRoot or forRootAsync, checked as the module is built: its
+ * entities are registered with that DataSource then.
+ */
+export function resolveDataSource(dataSource: string | undefined): string {
+  return OPTION_CHECKS.dataSource(dataSource ?? DEFAULTS.dataSource, 'dataSource', DEFAULTS.dataSource);
+}
+
+/** The options a forRootAsync factory may not return: they shape the module before it runs. */
+const BUILD_TIME_OPTIONS: readonly string[] = ['resources', 'dataSource'];
+
+/**
+ * Validates the host's options at start-up so that a mistake fails the boot, naming the option.
+ * `dataSource` is the one given to forRoot or forRootAsync (resolveDataSource), which `options`,
+ * the module options without it, never hold unless a forRootAsync factory returned it.
+ */
+export function resolveOptions(
+  options: InterviewApiModuleOptions,
+  dataSource: string = DEFAULTS.dataSource,
+): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new InvalidModuleOptionsError('options', 'must be an object.');
   }
-  if ('resources' in options) {
+  const returned = BUILD_TIME_OPTIONS.find((option) => option in options);
+  if (returned !== undefined) {
     throw new InvalidModuleOptionsError(
-      'resources',
+      returned,
       'must be given to forRootAsync itself, not returned by useFactory.',
     );
   }
-  return checkFields(options, OPTION_CHECKS, '');
+  return checkFields({ ...options, dataSource }, OPTION_CHECKS, '');
 }

@@ -105,6 +105,8 @@ describe('InterviewApiModule options are checked at start-up', () => {
       ['a keyPrefix starting with a digit', 'keyPrefix', { keyPrefix: '1v' }],
       ['a missing keyPrefix', 'keyPrefix', { keyPrefix: undefined }],
       ['an unknown top-level option', 'cursorSecrets', { cursorSecrets: 'x'.repeat(40) }],
+      ['an empty dataSource', 'dataSource', { dataSource: '' }],
+      ['a dataSource that is not a name', 'dataSource', { dataSource: 42 }],
       ['an unknown webhooks option', 'webhooks.timeout', { webhooks: { timeout: 5_000 } }],
       ['a bad webhooks.timeoutMs', 'webhooks.timeoutMs', { webhooks: { timeoutMs: -1 } }],
       // Node would fire either timer after 1 ms: every attempt timed out, a sweep every millisecond.
@@ -174,6 +176,7 @@ describe('InterviewApiModule options are checked at start-up', () => {
       ['webhooks.allowInsecureUrl', { webhooks: { allowInsecureUrl: true } }, 'webhooks.allowInsecureUrls'],
       ['webhooks.allowinsecureurls', { webhooks: { allowinsecureurls: true } }, 'webhooks.allowInsecureUrls'],
       ['cursorSecrets', { cursorSecrets: 'x'.repeat(40) }, 'cursorSecret'],
+      ['datasource', { datasource: 'interview' }, 'dataSource'],
       ['webhooks.timeout', { webhooks: { timeout: 5_000 } }, 'webhooks.timeoutMs'],
       [
         'rateLimit.failedAuthentications.WINDOWMS',
@@ -387,6 +390,7 @@ describe('InterviewApiModule options are checked at start-up', () => {
       ['a short cursorSecret', 'cursorSecret', { cursorSecret: 'short' }],
       ['a bad keyPrefix', 'keyPrefix', { keyPrefix: 'IV_' }],
       ['resources (they belong to forRootAsync itself)', 'resources', { resources: [SESSIONS] }],
+      ['dataSource (it belongs to forRootAsync itself)', 'dataSource', { dataSource: 'default' }],
     ])('refuses to boot when the factory returns %s, naming it', async (_name, option, change) => {
       await expect(
         boot(() =>

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, type Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { containsNul } from '../database/nul-character.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { checkAccountId } from './account-id.js';
@@ -44,12 +44,16 @@ function checkKeyId(id: string): void {
 
 @Injectable()
 export class ApiKeysService {
+  private readonly keys: Repository<ApiKeyEntity>;
+
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    @InjectInterviewDataSource() dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly lastUsed: LastUsedTracker,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.keys = dataSource.getRepository(ApiKeyEntity);
+  }
 
   async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
     checkAccountId(input.accountId);

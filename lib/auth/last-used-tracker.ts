@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { ApiKeyEntity } from './api-key.entity.js';
@@ -17,7 +17,7 @@ export class LastUsedTracker implements BeforeApplicationShutdown {
   private readonly writing = new Set<Promise<void>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock.js';
 import { every } from './every.js';
@@ -23,7 +23,7 @@ export class ClockAlignment implements OnModuleInit, OnApplicationShutdown {
   private offMs = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource, type FindOperator, MoreThanOrEqual } from 'typeorm';
 import type { AccountScope } from '../auth/account-scope.js';
 import { Clock } from '../clock/clock.js';
@@ -25,7 +25,7 @@ const STATUSES = ['pending', 'succeeded', 'failed'];
 @Injectable()
 export class DeliveriesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly endpoints: EndpointRegistry,
     private readonly retention: EventRetention,
     private readonly publisher: EventPublisher,

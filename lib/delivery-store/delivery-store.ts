@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BinaryArray } from '../database/binary-array.js';
 import { retryOnDeadlock } from '../database/deadlock-retry.js';
@@ -59,7 +59,7 @@ interface ClaimRow {
 export class DeliveryStore {
   private readonly sql: SqlDialect;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectInterviewDataSource() private readonly dataSource: DataSource) {
     this.sql = new SqlDialect(dataSource);
   }
 

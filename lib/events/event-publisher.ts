@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { DeliveryDispatcher, type DueDelivery } from '../delivery-engine/delivery-dispatcher.js';
@@ -46,7 +46,7 @@ export class EventPublisher {
   private readonly batcher: PublishBatcher;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly eventTypes: EventTypes,
     private readonly dispatcher: DeliveryDispatcher,
@@ -72,6 +72,13 @@ export class EventPublisher {
     target: { endpointId: string | null },
     manager?: EntityManager,
   ): Promise<{ event: ApiEvent; deliveryIds: string[] }> {
+    // Another DataSource's manager would write the event where the module never reads it.
+    if (manager !== undefined && manager.dataSource !== this.dataSource) {
+      throw new ParameterInvalidError(
+        'manager',
+        "manager must be an EntityManager of the module's DataSource (the dataSource option; the default DataSource unless given).",
+      );
+    }
     const now = this.clock.now();
     const payload = serialise({
       id: generateId('evt', now),

@@ -4,7 +4,7 @@ import {
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { PurgeSchedule } from '../clock/purge-schedule.js';
@@ -19,7 +19,7 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
   private readonly schedule = new PurgeSchedule('Event purge', () => this.purge());
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
   ) {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
@@ -16,7 +16,7 @@ import { EVENT_PAGE_CHARACTERS } from '../interview-api.tuning.js';
 @Injectable()
 export class EventsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly paginator: Paginator,
     private readonly retention: EventRetention,
     private readonly eventTypes: EventTypes,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
 import { Clock } from '../clock/clock.js';
@@ -68,7 +68,7 @@ export class IdempotencyStore {
   private readonly sql: SqlDialect;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {
     this.sql = new SqlDialect(dataSource);

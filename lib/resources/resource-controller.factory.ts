@@ -1,5 +1,5 @@
 import { Get, type OnModuleInit, Param, Query, type Type } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import { ApiV1Controller } from '../auth/api-v1-controller.decorator.js';
 import type { AuthenticatedApiKey } from '../auth/authenticated-api-key.js';
@@ -20,7 +20,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
   class ResourceController implements OnModuleInit {
     private readonly resources: ResourceQuery;
 
-    constructor(@InjectDataSource() dataSource: DataSource, paginator: Paginator) {
+    constructor(@InjectInterviewDataSource() dataSource: DataSource, paginator: Paginator) {
       this.resources = new ResourceQuery(definition, dataSource, paginator);
     }
 

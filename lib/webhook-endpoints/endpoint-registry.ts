@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { DataSource } from 'typeorm';
 import type { AccountScope } from '../auth/account-scope.js';
 import { Clock } from '../clock/clock.js';
@@ -40,7 +40,7 @@ const untilSendsSeeTheChange = (): Promise<void> => sleep(ENDPOINT_READ_MAX_AGE_
 @Injectable()
 export class EndpointRegistry {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly eventTypes: EventTypes,
     private readonly paginator: Paginator,

@@ -12,7 +12,7 @@ export interface ApiClient {
   delete(path: string): Promise<Response>;
 }
 
-export function apiClient(host: TestHost, key: string): ApiClient {
+export function apiClient(host: Pick<TestHost, 'app'>, key: string): ApiClient {
   const server = (): ReturnType<TestHost['app']['getHttpServer']> => host.app.getHttpServer();
   const auth = `Bearer ${key}`;
   return {
