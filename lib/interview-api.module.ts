@@ -17,6 +17,7 @@ import { DeliveryDispatcher } from './delivery-engine/delivery-dispatcher.js';
 import { DELIVERY_PROCESSOR_PROVIDER } from './delivery-engine/delivery-processor.provider.js';
 import { DeliveryQueue } from './delivery-engine/delivery-queue.js';
 import { DeliveryStore } from './delivery-store/delivery-store.js';
+import { SECRET_CIPHER_PROVIDER } from './delivery-store/secret-cipher.provider.js';
 import { DeliverySweeper } from './delivery-engine/delivery-sweeper.js';
 import { DeliveryWorker } from './delivery-engine/delivery-worker.js';
 import { DeliveryEntity } from './delivery-store/delivery.entity.js';
@@ -118,6 +119,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           },
           inject: [getDataSourceToken()],
         },
+        SECRET_CIPHER_PROVIDER,
         Clock,
         ClockAlignment,
         LastUsedTracker,
