@@ -236,8 +236,8 @@ export const PURGE_EXPIRED = {
 } as const;
 
 /**
- * Stored secrets not yet under the encrypting key, a page at a time (docs/decisions.md, secrets at
- * rest): endpoints by id, kept idempotent answers by their key. Each row is then rewritten only if
+ * Stored secrets not yet under the encrypting key, a page at a time (docs/host-integration.md,
+ * Secrets at rest): endpoints by id, kept idempotent answers by their key. Each row is then rewritten only if
  * it still holds what was read, so that processes starting together never encrypt a value twice.
  */
 export const SECRETS_AT_REST = {
