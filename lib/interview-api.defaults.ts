@@ -22,6 +22,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   'webhooks.sweepIntervalMs': 30_000,
   'webhooks.disableAfterMs': 5 * DAY_MS,
   'webhooks.maxEndpoints': 100,
+  'webhooks.secretEncryptionKeys': [],
   'rateLimit.live': 100,
   'rateLimit.test': 25,
   'rateLimit.failedAuthentications': false,

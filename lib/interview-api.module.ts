@@ -18,6 +18,7 @@ import { DeliveryDispatcher } from './delivery-engine/delivery-dispatcher.js';
 import { DELIVERY_PROCESSOR_PROVIDER } from './delivery-engine/delivery-processor.provider.js';
 import { DeliveryQueue } from './delivery-engine/delivery-queue.js';
 import { DeliveryStore } from './delivery-store/delivery-store.js';
+import { SECRET_CIPHER_PROVIDER } from './delivery-store/secret-cipher.provider.js';
 import { DeliverySweeper } from './delivery-engine/delivery-sweeper.js';
 import { DeliveryWorker } from './delivery-engine/delivery-worker.js';
 import { DeliveryEntity } from './delivery-store/delivery.entity.js';
@@ -128,6 +129,7 @@ export class InterviewApiModule extends InterviewApiConfigurableModule {
           },
           inject: [INTERVIEW_DATA_SOURCE],
         },
+        SECRET_CIPHER_PROVIDER,
         Clock,
         ClockAlignment,
         LastUsedTracker,

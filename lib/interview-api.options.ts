@@ -6,6 +6,7 @@ import { DEFAULT_OPTIONS } from './interview-api.defaults.js';
 import { MAX_EVENTS_PER_WRITE } from './interview-api.tuning.js';
 import { isIoredisClient, isIoredisCluster } from './redis/ioredis-client.js';
 import { calendarDayYear } from './request/iso-timestamp.js';
+import { ENCRYPTION_KEY_BYTES, EncryptionKey } from './secret-encryption/encryption-key.js';
 
 // Each option is written once here, with its documentation, and once in the check tables below; its
 // default is in DEFAULT_OPTIONS. The tables are typed from these interfaces, so an option added here
@@ -121,6 +122,14 @@ export interface WebhookOptions {
    * @default 100
    */
   maxEndpoints?: number;
+  /**
+   * Keys that endpoints' signing secrets (and kept idempotent answers) are stored encrypted with,
+   * AES-256-GCM: each 32 bytes, a Buffer or its base64 text. The first encrypts and all decrypt, so
+   * a key is rotated by putting a new one first; at start, stored values are encrypted under the
+   * first. Without keys, secrets are stored as plaintext.
+   * @default [] (none: secrets are stored as plaintext)
+   */
+  secretEncryptionKeys?: Array<Buffer | string>;
 }
 
 /**
@@ -245,13 +254,19 @@ export interface ResolvedRateLimit extends Required<Omit<RateLimitOptions, 'fail
   failedAuthentications: Required<FailedAuthenticationLimit> | false;
 }
 
+/** The delivery settings after validation, with every default filled in. */
+export interface ResolvedWebhookOptions extends Required<Omit<WebhookOptions, 'secretEncryptionKeys'>> {
+  /** None when secrets are stored as plaintext. */
+  secretEncryptionKeys: readonly EncryptionKey[];
+}
+
 /** The options after validation, with every default filled in. */
 export interface ResolvedOptions extends Required<
   Omit<InterviewApiModuleOptions, 'eventTypes' | 'webhooks' | 'rateLimit'>
 > {
   /** The built-in event types, then the host's. */
   eventTypes: readonly string[];
-  webhooks: Required<WebhookOptions>;
+  webhooks: ResolvedWebhookOptions;
   rateLimit: ResolvedRateLimit | false;
 }
 
@@ -419,6 +434,41 @@ function boolean(value: unknown, option: string): boolean {
   return value;
 }
 
+/** Standard base64 with its padding, as a 32-byte key's text is written (44 characters). */
+const KEY_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** One key of `secretEncryptionKeys`; the error names its place, never its material. */
+function encryptionKey(value: unknown, option: string): EncryptionKey {
+  const problem = `must be ${ENCRYPTION_KEY_BYTES} bytes: a Buffer, or its base64 text.`;
+  let material: Buffer;
+  if (Buffer.isBuffer(value)) material = value;
+  else if (typeof value === 'string' && KEY_BASE64.test(value)) material = Buffer.from(value, 'base64');
+  else throw new InvalidModuleOptionsError(option, problem);
+  if (material.length !== ENCRYPTION_KEY_BYTES) throw new InvalidModuleOptionsError(option, problem);
+  return new EncryptionKey(material);
+}
+
+/**
+ * The keys, absent when `value` is the default itself. A list given empty is refused: it is likelier
+ * a key's setting that came out empty than a wish to store secrets as plaintext.
+ */
+const encryptionKeys: OptionCheck<readonly EncryptionKey[]> = (value, option, fallback) => {
+  if (value === fallback) return [];
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new InvalidModuleOptionsError(
+      option,
+      `must be a non-empty array of ${ENCRYPTION_KEY_BYTES}-byte keys (Buffers or their base64 text), the one that encrypts first.`,
+    );
+  }
+  const keys = value.map((key, index) => encryptionKey(key, `${option}[${index}]`));
+  keys.forEach((key, index) => {
+    const first = keys.findIndex((other) => other.id === key.id);
+    if (first !== index)
+      throw new InvalidModuleOptionsError(`${option}[${index}]`, `is the key of [${first}] again.`);
+  });
+  return keys;
+};
+
 const FAILED_AUTHENTICATION_CHECKS: OptionChecks<
   FailedAuthenticationLimit,
   Required<FailedAuthenticationLimit>
@@ -439,7 +489,7 @@ const RATE_LIMIT_CHECKS: OptionChecks<RateLimitOptions, ResolvedRateLimit> = {
   },
 };
 
-const WEBHOOK_CHECKS: OptionChecks<WebhookOptions, Required<WebhookOptions>> = {
+const WEBHOOK_CHECKS: OptionChecks<WebhookOptions, ResolvedWebhookOptions> = {
   retryScheduleMs: (value, option, fallback) => {
     const schedule = value ?? fallback;
     // A delay beyond the longest retention is a unit slip, and one beyond a Date's range could never
@@ -465,6 +515,7 @@ const WEBHOOK_CHECKS: OptionChecks<WebhookOptions, Required<WebhookOptions>> = {
   sweepIntervalMs: timerMs,
   disableAfterMs: positiveInteger,
   maxEndpoints: positiveInteger,
+  secretEncryptionKeys: encryptionKeys,
 };
 
 const OPTION_CHECKS: OptionChecks<InterviewApiModuleOptions, ResolvedOptions> = {

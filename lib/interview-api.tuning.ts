@@ -124,6 +124,9 @@ export const RECORD_RETRY_PAUSES_MS: readonly number[] = [500, 1_000, 2_000, 4_0
 /** Ids per look-up of endpoints on SQLite, well under its limit of bound values. */
 export const ENDPOINT_IDS_PER_LOOKUP = 500;
 
+/** Rows read per page when stored secrets are brought under the encrypting key at start. */
+export const SECRETS_AT_REST_PAGE = 200;
+
 /** A page of a sweep holds this many queue jobs' worth of deliveries (10,000 at the default batch). */
 export const SWEEP_JOBS_PER_PAGE = 50;
 

@@ -8,6 +8,7 @@ import { queryPrepared } from '../database/prepared-statement.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SQLITE_MAX_BOUND_VALUES, SqlDialect } from '../database/sql-dialect.js';
 import type { FailingStreakRule } from '../delivery-engine/failing-streak.js';
+import { endpointSecretName, SecretCipher } from '../secret-encryption/secret-cipher.js';
 import type { WebhookEndpointStatus } from '../webhook-endpoints/webhook-endpoint.entity.js';
 import {
   idList,
@@ -59,7 +60,10 @@ interface ClaimRow {
 export class DeliveryStore {
   private readonly sql: SqlDialect;
 
-  constructor(@InjectInterviewDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectInterviewDataSource() private readonly dataSource: DataSource,
+    private readonly cipher: SecretCipher,
+  ) {
     this.sql = new SqlDialect(dataSource);
   }
 
@@ -87,25 +91,39 @@ export class DeliveryStore {
       : await this.claimOnSqlite(ids, now, lockedUntil, dueBy, unreadFor);
     const bodies = new Map<string, string>();
     for (const row of rows) if (row.payload !== null) bodies.set(row.event_id, row.payload);
-    return rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      tenant: `${row.account_id}:${Number(row.livemode) === 1 ? 'live' : 'test'}`,
-      eventId: row.event_id,
-      attempt: Number(row.attempt),
-      claimedAt: now,
-      target:
-        row.url !== null && row.secret !== null && row.endpoint_status !== null
-          ? {
-              url: row.url,
-              secret: row.secret,
-              status: row.endpoint_status,
-              retryDrops: Number(row.retry_drops),
-            }
-          : null,
-      payload: bodies.get(row.event_id) ?? null,
-      bodyUnread: Number(row.body_unread) === 1 && !bodies.has(row.event_id),
-    }));
+    const secrets = this.secretsOf(rows);
+    return rows.map((row) => {
+      const secret = secrets.get(row.endpoint_id);
+      return {
+        id: row.id,
+        endpointId: row.endpoint_id,
+        tenant: `${row.account_id}:${Number(row.livemode) === 1 ? 'live' : 'test'}`,
+        eventId: row.event_id,
+        attempt: Number(row.attempt),
+        claimedAt: now,
+        target:
+          row.url !== null && secret !== undefined && row.endpoint_status !== null
+            ? {
+                url: row.url,
+                secret,
+                status: row.endpoint_status,
+                retryDrops: Number(row.retry_drops),
+              }
+            : null,
+        payload: bodies.get(row.event_id) ?? null,
+        bodyUnread: Number(row.body_unread) === 1 && !bodies.has(row.event_id),
+      };
+    });
+  }
+
+  /** The claimed endpoints' secrets as written, each decrypted once however many of its deliveries came. */
+  private secretsOf(rows: readonly ClaimRow[]): Map<string, string> {
+    const secrets = new Map<string, string>();
+    for (const { endpoint_id: id, secret } of rows) {
+      if (secret !== null && !secrets.has(id))
+        secrets.set(id, this.cipher.decrypt(secret, endpointSecretName(id)));
+    }
+    return secrets;
   }
 
   /** SQLite's RETURNING sees only the updated table: the claim, then one look-up of the rest. */
@@ -146,7 +164,8 @@ export class DeliveryStore {
         ? await this.dataSource.query(PG.ENDPOINT_TARGETS, [ids])
         : await this.dataSource.query(SQLITE.ENDPOINT_TARGETS(idList(ids.length)), [...ids]);
       for (const { id, url, secret, status, retry_drops: retryDrops } of rows) {
-        targets.set(id, { url, secret, status, retryDrops: Number(retryDrops) });
+        const plaintext = this.cipher.decrypt(secret, endpointSecretName(id));
+        targets.set(id, { url, secret: plaintext, status, retryDrops: Number(retryDrops) });
       }
     }
     return targets;

@@ -234,3 +234,34 @@ export const PURGE_EXPIRED = {
   count: `SELECT COUNT(*) AS count FROM interview_events WHERE id < $1`,
   events: `DELETE FROM interview_events WHERE id < $1`,
 } as const;
+
+/**
+ * Stored secrets not yet under the encrypting key, a page at a time (docs/host-integration.md,
+ * Secrets at rest): endpoints by id, kept idempotent answers by their key. Each row is then rewritten only if
+ * it still holds what was read, so that processes starting together never encrypt a value twice.
+ */
+export const SECRETS_AT_REST = {
+  /** Params: $1 the last endpoint id of the page before ('' for the first), $2 `<prefix>%`, $3 the page's size. */
+  endpointsToEncrypt: `SELECT id, secret FROM interview_webhook_endpoints
+    WHERE id > $1 AND secret NOT LIKE $2 ORDER BY id LIMIT $3`,
+  /** Params: $1 the encrypted secret, $2 the endpoint, $3 the secret read. */
+  encryptEndpoint: `UPDATE interview_webhook_endpoints SET secret = $1 WHERE id = $2 AND secret = $3`,
+  /** Params: $1 `<prefix>%`, $2 the page's size. */
+  answersToEncryptFirst: `SELECT account_id, livemode, idempotency_key, response_body FROM interview_idempotency_keys
+    WHERE response_body IS NOT NULL AND response_body NOT LIKE $1
+    ORDER BY account_id, livemode, idempotency_key LIMIT $2`,
+  /**
+   * Params: $1 `<prefix>%`, $2 the page's size, then the last row of the page before: $3 its
+   * account, $4 its mode, $5 its key.
+   */
+  answersToEncryptNext: `SELECT account_id, livemode, idempotency_key, response_body FROM interview_idempotency_keys
+    WHERE response_body IS NOT NULL AND response_body NOT LIKE $1
+      AND (account_id, livemode, idempotency_key) > ($3, $4, $5)
+    ORDER BY account_id, livemode, idempotency_key LIMIT $2`,
+  /** Params: $1 the encrypted answer, $2 the account, $3 the mode, $4 the key, $5 the answer read. */
+  encryptAnswer: `UPDATE interview_idempotency_keys SET response_body = $1
+    WHERE account_id = $2 AND livemode = $3 AND idempotency_key = $4 AND response_body = $5`,
+  /** Without keys: one encrypted value of each table, which nothing configured can read. No params. */
+  encryptedEndpoint: `SELECT secret AS value FROM interview_webhook_endpoints WHERE secret LIKE 'enc:%' LIMIT 1`,
+  encryptedAnswer: `SELECT response_body AS value FROM interview_idempotency_keys WHERE response_body LIKE 'enc:%' LIMIT 1`,
+} as const;

@@ -187,3 +187,27 @@ export const PURGE_EXPIRED = {
   count: `SELECT COUNT(*) AS count FROM interview_events WHERE id < ?`,
   events: `DELETE FROM interview_events WHERE id < ?`,
 } as const;
+
+/** Stored secrets not yet under the encrypting key, as postgres-statements.ts has them. */
+export const SECRETS_AT_REST = {
+  /** Params: the last endpoint id of the page before ('' for the first), `<prefix>%`, the page's size. */
+  endpointsToEncrypt: `SELECT id, secret FROM interview_webhook_endpoints
+    WHERE id > ? AND secret NOT LIKE ? ORDER BY id LIMIT ?`,
+  /** Params: the encrypted secret, the endpoint, the secret read. */
+  encryptEndpoint: `UPDATE interview_webhook_endpoints SET secret = ? WHERE id = ? AND secret = ?`,
+  /** Params: `<prefix>%`, the page's size. */
+  answersToEncryptFirst: `SELECT account_id, livemode, idempotency_key, response_body FROM interview_idempotency_keys
+    WHERE response_body IS NOT NULL AND response_body NOT LIKE ?
+    ORDER BY account_id, livemode, idempotency_key LIMIT ?`,
+  /** Params: `<prefix>%`, then the last row of the page before (its account, mode and key), the page's size. */
+  answersToEncryptNext: `SELECT account_id, livemode, idempotency_key, response_body FROM interview_idempotency_keys
+    WHERE response_body IS NOT NULL AND response_body NOT LIKE ?
+      AND (account_id, livemode, idempotency_key) > (?, ?, ?)
+    ORDER BY account_id, livemode, idempotency_key LIMIT ?`,
+  /** Params: the encrypted answer, the account, the mode, the key, the answer read. */
+  encryptAnswer: `UPDATE interview_idempotency_keys SET response_body = ?
+    WHERE account_id = ? AND livemode = ? AND idempotency_key = ? AND response_body = ?`,
+  /** Without keys: one encrypted value of each table, which nothing configured can read. No params. */
+  encryptedEndpoint: `SELECT secret AS value FROM interview_webhook_endpoints WHERE secret LIKE 'enc:%' LIMIT 1`,
+  encryptedAnswer: `SELECT response_body AS value FROM interview_idempotency_keys WHERE response_body LIKE 'enc:%' LIMIT 1`,
+} as const;

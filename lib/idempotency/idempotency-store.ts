@@ -7,6 +7,7 @@ import { Clock } from '../clock/clock.js';
 import { returnedRows } from '../database/returned-rows.js';
 import { SqlDialect } from '../database/sql-dialect.js';
 import { ConflictError, ParameterInvalidError } from '../errors/api-error.js';
+import { KEPT_ANSWER_NAME, SecretCipher } from '../secret-encryption/secret-cipher.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import type { SentAnswer } from './sent-answer.js';
 import {
@@ -70,6 +71,7 @@ export class IdempotencyStore {
   constructor(
     @InjectInterviewDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly cipher: SecretCipher,
   ) {
     this.sql = new SqlDialect(dataSource);
   }
@@ -101,17 +103,21 @@ export class IdempotencyStore {
         if (await this.takeOver(request, stored.token, token)) return { run: true, token };
         continue;
       }
-      return { run: false, answer: answerOf(Number(stored.response_status), stored.response_body) };
+      const body = this.cipher.decrypt(stored.response_body, KEPT_ANSWER_NAME);
+      return { run: false, answer: answerOf(Number(stored.response_status), body) };
     }
     throw new ConflictError('This Idempotency-Key is being used by concurrent requests. Retry later.');
   }
 
-  /** Records the answer of the run holding the key. */
+  /**
+   * Records the answer of the run holding the key, encrypted when keys are configured: which answers
+   * carry a secret (an endpoint's, or one of the host's own routes) is the handlers' business.
+   */
   async finish(request: IdempotentRequest, token: string, answer: SentAnswer): Promise<void> {
     const s = this.sql;
     await this.dataSource.query(
       `UPDATE ${KEYS} SET response_status = ${s.param(1)}, response_body = ${s.param(2)} WHERE ${this.held(3)}`,
-      [answer.status, keptBody(answer), ...this.heldParams(request, token)],
+      [answer.status, this.cipher.encrypt(keptBody(answer)), ...this.heldParams(request, token)],
     );
   }
 

@@ -15,6 +15,7 @@ import type { ResolvedOptions } from '../interview-api.options.js';
 import type { ListEnvelope } from '../pagination/list-envelope.js';
 import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
+import { SecretCipher } from '../secret-encryption/secret-cipher.js';
 import { generateWebhookSecret } from '../signing/index.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.input.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
@@ -45,10 +46,12 @@ export class EndpointRegistry {
     private readonly eventTypes: EventTypes,
     private readonly paginator: Paginator,
     private readonly clock: Clock,
+    private readonly cipher: SecretCipher,
   ) {}
 
   async create(scope: AccountScope, input: CreateWebhookEndpointInput): Promise<WebhookEndpointView> {
     const now = this.clock.now();
+    const secret = generateWebhookSecret();
     const endpoint = this.dataSource.getRepository(WebhookEndpointEntity).create({
       id: generateId('whk', now),
       accountId: scope.accountId,
@@ -58,7 +61,7 @@ export class EndpointRegistry {
       enabledEvents: this.validEventTypes(input.enabled_events),
       status: 'enabled',
       disabledReason: null,
-      secret: generateWebhookSecret(),
+      secret: this.cipher.encrypt(secret),
       failingSince: null,
       lastFailedAt: null,
       createdAt: now,
@@ -68,7 +71,7 @@ export class EndpointRegistry {
       await checkEndpointCap(manager, scope, this.options.webhooks.maxEndpoints);
       await manager.getRepository(WebhookEndpointEntity).insert(endpoint);
     });
-    return toWebhookEndpointView(endpoint, { withSecret: true });
+    return toWebhookEndpointView(endpoint, { secret });
   }
 
   list(scope: AccountScope, params: ListParams): Promise<ListEnvelope<WebhookEndpointView>> {
@@ -137,7 +140,8 @@ export class EndpointRegistry {
   /** Rotation: the old secret stops working at once, for retries of older deliveries too. */
   async rotateSecret(scope: AccountScope, id: string): Promise<WebhookEndpointView> {
     const endpoint = await this.find(scope, id);
-    endpoint.secret = generateWebhookSecret();
+    const secret = generateWebhookSecret();
+    endpoint.secret = this.cipher.encrypt(secret);
     endpoint.updatedAt = this.clock.now();
     const { affected } = await this.dataSource
       .getRepository(WebhookEndpointEntity)
@@ -145,7 +149,7 @@ export class EndpointRegistry {
     // Deleted since the look-up: the secret answered would be one no endpoint holds.
     if (affected === 0) throw this.missing(id);
     await untilSendsSeeTheChange();
-    return toWebhookEndpointView(endpoint, { withSecret: true });
+    return toWebhookEndpointView(endpoint, { secret });
   }
 
   /** The endpoint, if it belongs to the scope's account and mode; anything else does not exist. */

@@ -32,7 +32,10 @@ export class WebhookEndpointEntity extends InstantColumnsEntity {
   @Column({ name: 'disabled_reason', type: 'varchar', length: 64, nullable: true })
   disabledReason!: string | null;
 
-  /** The signing secret (`whsec_...`). Kept usable for signing: it is not a password. */
+  /**
+   * The signing secret (`whsec_...`), as stored: `enc:v1:...` when `webhooks.secretEncryptionKeys` is
+   * set. Kept usable for signing: it is not a password.
+   */
   @Column({ type: 'varchar', length: 128 })
   secret!: string;
 

@@ -24,9 +24,13 @@ export interface DeletedWebhookEndpoint {
   deleted: true;
 }
 
+/**
+ * The endpoint as the API returns it; `secret`, the signing secret as generated (the entity holds it
+ * as stored, encrypted when keys are configured), only in the answers to create and rotate_secret.
+ */
 export function toWebhookEndpointView(
   endpoint: WebhookEndpointEntity,
-  options: { withSecret?: boolean } = {},
+  options: { secret?: string } = {},
 ): WebhookEndpointView {
   const view: WebhookEndpointView = {
     id: endpoint.id,
@@ -41,6 +45,6 @@ export function toWebhookEndpointView(
   };
   if (endpoint.status === 'disabled' && endpoint.disabledReason)
     view.disabled_reason = endpoint.disabledReason;
-  if (options.withSecret) view.secret = endpoint.secret;
+  if (options.secret !== undefined) view.secret = options.secret;
   return view;
 }
