@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type DynamicModule, type INestApplication } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -10,6 +11,7 @@ import {
   ParameterInvalidError,
   type PublishEventInput,
   type ResourceDefinition,
+  WebhookEndpointEntity,
 } from '../lib/index.js';
 import { apiClient, type ApiClient } from './support/api-client.js';
 import { CandidateEntity } from './support/candidate.entity.js';
@@ -31,6 +33,7 @@ const SESSIONS: ResourceDefinition<SessionEntity> = {
 };
 
 const ACCOUNT = 'acct_named_ds';
+const SECRETS_KEY = randomBytes(32);
 
 /** The module's options, but for `resources` and `dataSource`, which go to forRoot(Async) itself. */
 function moduleOptions(queuePrefix: string): InterviewApiModuleOptions {
@@ -40,7 +43,8 @@ function moduleOptions(queuePrefix: string): InterviewApiModuleOptions {
     redis: REDIS,
     queuePrefix,
     rateLimit: false,
-    webhooks: TEST_WEBHOOKS,
+    // Encrypted at rest too: the start-time encryption of stored secrets reads the named DataSource.
+    webhooks: { ...TEST_WEBHOOKS, secretEncryptionKeys: [SECRETS_KEY] },
   };
 }
 
@@ -143,6 +147,8 @@ describe('the dataSource option: the module on a named DataSource', () => {
         for (const request of received) {
           expect(verifiesWith(request, endpoint.secret)).toEqual({ standard: true, ours: true });
         }
+        const stored = await named.getRepository(WebhookEndpointEntity).find();
+        expect(stored.map((row) => row.secret)).toEqual([expect.stringMatching(/^enc:v1:/)]);
 
         await named.getRepository(SessionEntity).insert({
           id: 'ses_named_ds',

@@ -1,6 +1,6 @@
 import { type FactoryProvider, Logger } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { INTERVIEW_DATA_SOURCE } from '../database/interview-data-source.js';
 import { INSTALLATION_ID } from '../installation/installation-id.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
 import type { ResolvedOptions } from '../interview-api.options.js';
@@ -25,5 +25,5 @@ export const SECRET_CIPHER_PROVIDER: FactoryProvider<SecretCipher> = {
     await encryptSecretsAtRest(dataSource, cipher);
     return cipher;
   },
-  inject: [INTERVIEW_API_OPTIONS, getDataSourceToken(), INSTALLATION_ID],
+  inject: [INTERVIEW_API_OPTIONS, INTERVIEW_DATA_SOURCE, INSTALLATION_ID],
 };
