@@ -131,7 +131,14 @@ describe('the OpenAPI document', () => {
         (parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header',
       );
       expect({ route, idempotencyKey }).toEqual({ route, idempotencyKey: route.startsWith('POST') });
+      const inPath = (operation.parameters as { name: string; in: string }[])
+        .filter((parameter) => parameter.in === 'path')
+        .map((parameter) => parameter.name);
+      const templated = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      expect({ route, inPath }).toEqual({ route, inPath: templated });
     }
+    const operationIds = MODULE_ROUTES.map((route) => operationOf(document, route).operationId);
+    expect(new Set(operationIds).size).toBe(MODULE_ROUTES.length);
   });
 
   it('lists one webhook per event type, the host’s included, as POSTs outside the paths', async () => {

@@ -14,14 +14,18 @@ export class CallingKeyController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get('ping')
-  @ApiOperation({ summary: 'Check an API key', description: 'Answers the mode of a valid key.' })
+  @ApiOperation({
+    operationId: 'ping',
+    summary: 'Check an API key',
+    description: 'Answers the mode of a valid key.',
+  })
   @ApiOkResponse({ type: PingSchema, description: 'The key is valid.' })
   ping(@CurrentApiKey() key: AuthenticatedApiKey): { object: 'ping'; livemode: boolean } {
     return { object: 'ping', livemode: key.livemode };
   }
 
   @Get('me')
-  @ApiOperation({ summary: 'Retrieve the calling API key' })
+  @ApiOperation({ operationId: 'retrieveCallingKey', summary: 'Retrieve the calling API key' })
   @ApiOkResponse({ type: CallingKeySchema, description: 'The calling key, without the key itself.' })
   async me(@CurrentApiKey() key: AuthenticatedApiKey): Promise<Omit<ApiKeyView, 'revoked_at'>> {
     const { revoked_at: _revoked, ...view } = await this.keys.retrieve(key.accountId, key.id);

@@ -26,7 +26,7 @@ export class DeliveriesController {
   constructor(private readonly deliveries: DeliveriesService) {}
 
   @Get('deliveries')
-  @ApiOperation({ summary: 'List an endpoint’s deliveries' })
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'List an endpoint’s deliveries' })
   @ApiListParameters(
     {
       name: 'status',
@@ -49,7 +49,7 @@ export class DeliveriesController {
   }
 
   @Get('deliveries/:delivery_id')
-  @ApiOperation({ summary: 'Retrieve a delivery with its attempts' })
+  @ApiOperation({ operationId: 'retrieveWebhookDelivery', summary: 'Retrieve a delivery with its attempts' })
   @ApiParam({
     name: 'delivery_id',
     description: 'The delivery’s id (`dlv_...`).',
@@ -66,6 +66,7 @@ export class DeliveriesController {
 
   @Post('deliveries/:delivery_id/replay')
   @ApiOperation({
+    operationId: 'replayWebhookDelivery',
     summary: 'Replay a delivery',
     description: 'A new delivery of the same event (same `webhook-id`), with `replay_of` set.',
   })
@@ -88,6 +89,7 @@ export class DeliveriesController {
 
   @Post('test')
   @ApiOperation({
+    operationId: 'testWebhookEndpoint',
     summary: 'Send a test event to an endpoint',
     description:
       'Publishes a `webhook.test` event, whose `data.object` is the endpoint, and delivers it to this endpoint only.',

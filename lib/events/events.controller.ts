@@ -24,6 +24,7 @@ export class EventsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listEvents',
     summary: 'List events',
     description: 'The events of the key’s account and mode within the retention, newest first.',
   })
@@ -42,7 +43,7 @@ export class EventsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve an event' })
+  @ApiOperation({ operationId: 'retrieveEvent', summary: 'Retrieve an event' })
   @ApiParam({ name: 'id', description: 'The event’s id (`evt_...`).', schema: { type: 'string' } })
   @ApiOkResponse({ type: EventSchema, description: 'The event, as its webhooks carry it.' })
   retrieve(

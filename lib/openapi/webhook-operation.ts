@@ -39,7 +39,7 @@ export function webhookOperation(type: string, timeoutMs: number): OperationObje
   return {
     summary: `The \`${type}\` event`,
     description: `Sent to each enabled endpoint of the event’s account and mode subscribed to \`${type}\`. ${VERIFYING}`,
-    operationId: `webhook_${type.replace(/[^a-z0-9]+/gi, '_')}`,
+    operationId: `webhook${type.replace(/(?:^|[^a-z0-9]+)([a-z0-9])/gi, (_, letter: string) => letter.toUpperCase())}`,
     tags: ['Webhooks'],
     security: [],
     parameters: [

@@ -19,6 +19,8 @@ import { ResourceQuery, type ResourceView } from './resource-query.js';
 export function createResourceController(definition: ResourceDefinition): Type<unknown> {
   const resourceIdParam = new IdParamPipe(definition.object);
   const item = resourceItemSchema(definition);
+  const pascal = (name: string): string =>
+    name.replace(/(?:^|_)([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
   @ApiV1Controller(definition.path)
   @RequireScopes(definition.scope)
@@ -35,7 +37,7 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     }
 
     @Get()
-    @ApiOperation({ summary: `List ${definition.path}`, operationId: `list_${definition.path}` })
+    @ApiOperation({ summary: `List ${definition.path}`, operationId: `list${pascal(definition.path)}` })
     @ApiListParameters(...resourceFilters(definition))
     @ApiOkResponse({ description: `A page of ${definition.path}.`, schema: listEnvelopeSchema(item) })
     list(
@@ -46,7 +48,10 @@ export function createResourceController(definition: ResourceDefinition): Type<u
     }
 
     @Get(':id')
-    @ApiOperation({ summary: `Retrieve a ${definition.object}`, operationId: `retrieve_${definition.path}` })
+    @ApiOperation({
+      summary: `Retrieve a ${definition.object}`,
+      operationId: `retrieve${pascal(definition.object)}`,
+    })
     @ApiParam({ name: 'id', description: `The ${definition.object}’s id.`, schema: { type: 'string' } })
     @ApiOkResponse({ description: `The ${definition.object}.`, schema: item })
     retrieve(

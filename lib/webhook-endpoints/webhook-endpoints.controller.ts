@@ -20,15 +20,21 @@ import type { DeletedWebhookEndpoint, WebhookEndpointView } from './webhook-endp
 import { EndpointRegistry } from './endpoint-registry.js';
 import { createEndpointBody, endpointIdParam, updateEndpointBody } from './webhook-endpoint.route-inputs.js';
 
+const ENDPOINT_ID = {
+  name: 'id',
+  description: 'The endpoint’s id (`whk_...`).',
+  schema: { type: 'string' as const },
+};
+
 @ApiV1Controller('webhook_endpoints')
 @RequireScopes('developers:manage')
 @ApiTags('Webhook endpoints')
-@ApiParam({ name: 'id', description: 'The endpoint’s id (`whk_...`).', schema: { type: 'string' } })
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: EndpointRegistry) {}
 
   @Post()
   @ApiOperation({
+    operationId: 'createWebhookEndpoint',
     summary: 'Create a webhook endpoint',
     description: 'The answer is the only one, with `rotate_secret`’s, that shows the signing secret.',
   })
@@ -54,7 +60,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List webhook endpoints' })
+  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints' })
   @ApiListParameters()
   @ApiListResponse(WebhookEndpointSchema, 'A page of endpoints, without their secrets.')
   list(
@@ -65,7 +71,8 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a webhook endpoint' })
+  @ApiParam(ENDPOINT_ID)
+  @ApiOperation({ operationId: 'retrieveWebhookEndpoint', summary: 'Retrieve a webhook endpoint' })
   @ApiOkResponse({ type: WebhookEndpointSchema, description: 'The endpoint, without its secret.' })
   retrieve(
     @CurrentApiKey() key: AuthenticatedApiKey,
@@ -75,7 +82,9 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @ApiParam(ENDPOINT_ID)
   @ApiOperation({
+    operationId: 'updateWebhookEndpoint',
     summary: 'Update a webhook endpoint',
     description:
       'Changes the fields sent. Disabling drops its pending retries; a new `url`, a disable and a delete ' +
@@ -92,7 +101,12 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Drops its pending retries.' })
+  @ApiParam(ENDPOINT_ID)
+  @ApiOperation({
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    description: 'Drops its pending retries.',
+  })
   @ApiOkResponse({ type: DeletedWebhookEndpointSchema, description: 'The endpoint is deleted.' })
   remove(
     @CurrentApiKey() key: AuthenticatedApiKey,
@@ -102,8 +116,10 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/rotate_secret')
+  @ApiParam(ENDPOINT_ID)
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'rotateWebhookEndpointSecret',
     summary: 'Rotate a webhook endpoint’s secret',
     description: 'From the answer on, every attempt is signed with the new secret only.',
   })
