@@ -1,5 +1,5 @@
 // `npm run openapi`: writes the sample app's OpenAPI document to openapi.json at the repository
-// root. The app is created, not started: no port, no Redis; its SQLite database is a temporary file.
+// root. The app is created, not started: no port, no Redis needed; its SQLite database is a temporary file.
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
