@@ -1,4 +1,4 @@
-import { Get, type INestApplication } from '@nestjs/common';
+import { Get, type INestApplication, VersioningType } from '@nestjs/common';
 import { ApiOkResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
@@ -11,7 +11,7 @@ import {
   RequireScopes,
 } from '../lib/index.js';
 import { REQUIRED_SCOPES_EXTENSION } from '../lib/openapi/v1-route-documentation.js';
-import { CURSOR_SECRET } from './support/host-app.js';
+import { CURSOR_SECRET, type TestHostOptions } from './support/host-app.js';
 import { TestDatabase } from './support/database.js';
 import { documentedRoutes, expectValidOpenApi, mappedRoutes } from './support/openapi.js';
 import { closedAfterEachTest } from './support/per-test.js';
@@ -198,12 +198,20 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('follows a global prefix as the routes do', async () => {
-    const host = await boot({ globalPrefix: 'api' });
+  it.each<[string, TestHostOptions, string]>([
+    ['a global prefix', { globalPrefix: 'api' }, '/api/v1/'],
+    [
+      'a global prefix whose exclude keeps /v1 out of it',
+      { configure: (app) => app.setGlobalPrefix('api', { exclude: ['v1/*path'] }) },
+      '/v1/',
+    ],
+    ['URI versioning', { versioning: { type: VersioningType.URI, defaultVersion: '2' } }, '/v1/'],
+  ])('follows %s as the routes do', async (_setting, options, base) => {
+    const host = await boot(options);
     const document = createInterviewApiDocument(host.app);
     await expectValidOpenApi(document);
-    const expected = MODULE_ROUTES.map((route) => route.replace(' /v1/', ' /api/v1/'));
-    expect(documentedRoutes(document).sort()).toEqual(expected.sort());
+    const expected = MODULE_ROUTES.map((route) => route.replace(' /v1/', ` ${base}`));
+    expect(documentedRoutes(document).sort()).toEqual([...expected].sort());
     expect(mappedRoutes(host.app)).toEqual(expect.arrayContaining(expected));
   });
 
