@@ -24,7 +24,7 @@ const EVENTS_DESCRIPTION = 'The event types to send, each a known type, or exact
 
 @ApiSchema({ name: 'CreateWebhookEndpoint', description: 'The body of a webhook endpoint’s creation.' })
 export class CreateWebhookEndpointDto implements CreateWebhookEndpointInput {
-  @ApiProperty({ type: 'string', format: 'uri', maxLength: 2048, description: URL_DESCRIPTION })
+  @ApiProperty({ type: 'string', maxLength: 2048, description: URL_DESCRIPTION })
   @IsDefined()
   @MaxCharacters(2048)
   @IsString()
@@ -62,7 +62,7 @@ function IfSent(): PropertyDecorator {
 
 @ApiSchema({ name: 'UpdateWebhookEndpoint', description: 'The fields of a webhook endpoint to change.' })
 export class UpdateWebhookEndpointDto implements UpdateWebhookEndpointInput {
-  @ApiPropertyOptional({ type: 'string', format: 'uri', maxLength: 2048, description: URL_DESCRIPTION })
+  @ApiPropertyOptional({ type: 'string', maxLength: 2048, description: URL_DESCRIPTION })
   @IfSent()
   @MaxCharacters(2048)
   @IsString()

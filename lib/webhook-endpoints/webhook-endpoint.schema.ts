@@ -14,7 +14,7 @@ export class WebhookEndpointSchema implements Omit<WebhookEndpointView, 'secret'
   @ApiProperty({ type: 'string', enum: ['webhook_endpoint'] })
   object!: 'webhook_endpoint';
 
-  @ApiProperty({ type: 'string', format: 'uri', example: 'https://hooks.example.com/interviews' })
+  @ApiProperty({ type: 'string', example: 'https://hooks.example.com/interviews' })
   url!: string;
 
   @ApiProperty({ type: 'string', nullable: true })
