@@ -15,7 +15,7 @@ interface ErrorStatusShape {
 }
 
 /** Each status's error type, its usual codes and what it means (docs/api-contract.md, Errors). */
-export const ERROR_STATUSES: Readonly<Record<ErrorStatus, ErrorStatusShape>> = {
+const ERROR_STATUSES: Readonly<Record<ErrorStatus, ErrorStatusShape>> = {
   400: {
     type: 'invalid_request_error',
     codes: ['parameter_invalid'],

@@ -14,11 +14,27 @@ const TEST_EVENT_OBJECT: SchemaObject = {
 
 const VERIFYING =
   'Verify each request before acting on it, with the endpoint’s secret, as Standard Webhooks ' +
-  '(https://www.standardwebhooks.com/) has it: the `standardwebhooks` and `svix` libraries do, and ' +
-  'so does this package’s `verifyWebhook`. The signature is the base64 HMAC-SHA256 of ' +
-  '`<webhook-id>.<webhook-timestamp>.<body>` over the raw body bytes, keyed with the base64-decoded ' +
-  'part of the secret after `whsec_`; refuse a timestamp far from now. Retries and replays reuse the ' +
-  'event id in `webhook-id`: skip ids already processed. Order is not guaranteed.';
+  '(https://www.standardwebhooks.com/) has it: the `standardwebhooks` and `svix` libraries do. ' +
+  'The signature is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` over the ' +
+  'raw body bytes, keyed with the base64-decoded part of the secret after `whsec_`; refuse a ' +
+  'timestamp far from now. Retries and replays reuse the event id in `webhook-id`: skip ids ' +
+  'already processed. Order is not guaranteed.';
+
+/** What the built-in types mean; the host's own types are its to describe. */
+const BUILT_IN_MEANINGS: Readonly<Record<string, string>> = {
+  'result.ready': 'A result exists.',
+  'result.updated': 'A result changed.',
+};
+
+/** To whom an event of `type` is sent. */
+function recipients(type: string): string {
+  if (type === 'webhook.test') {
+    return 'Sent by `POST /v1/webhook_endpoints/{id}/test`, to that endpoint only.';
+  }
+  const meaning = BUILT_IN_MEANINGS[type];
+  const sent = `Sent to each enabled endpoint of the event’s account and mode that subscribes to \`${type}\` (or to \`*\`).`;
+  return meaning === undefined ? sent : `${meaning} ${sent}`;
+}
 
 /** The event body of one type: the event schema with its `type`, and `data.object` where it is known. */
 function eventBody(type: string): SchemaObject {
@@ -38,7 +54,7 @@ export function webhookOperation(type: string, timeoutMs: number): OperationObje
   const seconds = timeoutMs / 1000;
   return {
     summary: `The \`${type}\` event`,
-    description: `Sent to each enabled endpoint of the event’s account and mode subscribed to \`${type}\`. ${VERIFYING}`,
+    description: `${recipients(type)} ${VERIFYING}`,
     operationId: `webhook${type.replace(/(?:^|[^a-z0-9]+)([a-z0-9])/gi, (_, letter: string) => letter.toUpperCase())}`,
     tags: ['Webhooks'],
     security: [],

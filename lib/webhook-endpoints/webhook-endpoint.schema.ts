@@ -4,7 +4,7 @@ import type { DeletedWebhookEndpoint, WebhookEndpointView } from './webhook-endp
 
 // A webhook endpoint as the API returns it, as OpenAPI schemas (docs/api-contract.md, Webhook endpoint).
 
-export const DISABLED_REASONS = ['disabled_by_request', 'failing_for_too_long', 'endpoint_gone'];
+const DISABLED_REASONS = ['disabled_by_request', 'failing_for_too_long', 'endpoint_gone'];
 
 @ApiSchema({ name: 'WebhookEndpoint', description: 'A webhook endpoint, without its secret.' })
 export class WebhookEndpointSchema implements Omit<WebhookEndpointView, 'secret'> {
