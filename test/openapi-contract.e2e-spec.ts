@@ -1,9 +1,10 @@
 import request, { type Response } from 'supertest';
-import { createInterviewApiDocument } from '../lib/index.js';
+import { createInterviewApiDocument, EventPublisher } from '../lib/index.js';
 import { apiClient } from './support/api-client.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { documentedRoutes } from './support/openapi.js';
 import { ResponseChecker } from './support/openapi-responses.js';
+import { Receiver } from './support/receiver.js';
 import { insertSessions } from './support/sessions.js';
 
 /**
@@ -162,11 +163,48 @@ describe('the OpenAPI document against live answers', () => {
     expect([...exercised].sort()).toEqual([...documented].sort());
   });
 
+  it('sends webhooks as its webhooks section describes them, headers and bodies', async () => {
+    const receiver = await Receiver.start();
+    try {
+      const key = await host.createKey('acct_contract_hooks', 'test');
+      const client = apiClient(host, key);
+      const endpoint = await client.post('/v1/webhook_endpoints', {
+        url: receiver.url,
+        enabled_events: ['*'],
+      });
+      expect(endpoint.status).toBe(201);
+      expect((await client.post(`/v1/webhook_endpoints/${endpoint.body.id}/test`)).status).toBe(201);
+      const publisher = host.app.get(EventPublisher);
+      for (const type of ['result.ready', 'session.completed']) {
+        await publisher.publish({
+          accountId: 'acct_contract_hooks',
+          livemode: false,
+          type,
+          data: { id: 'res_1', object: 'result', status: 'ready' },
+        });
+      }
+      const received = await receiver.waitFor(3);
+      const types = received.map((request) => (JSON.parse(request.body) as { type: string }).type);
+      expect(types.sort()).toEqual(['result.ready', 'session.completed', 'webhook.test']);
+      expect(received.map((request) => checker.webhookProblem(request))).toEqual([null, null, null]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('finds a body its schema does not describe', async () => {
     const key = await host.createKey('acct_contract_check', 'test');
     const res = await apiClient(host, key).get('/v1/ping');
     res.body = { object: 'ping', livemode: 'no' };
     expect(checker.problem('GET /v1/ping', res)).toContain('must be boolean');
+    const webhook = {
+      method: 'POST',
+      path: '/hook',
+      headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': 'now', 'webhook-signature': 'v1,x' },
+      body: JSON.stringify({ type: 'webhook.test' }),
+      receivedAt: Date.now(),
+    };
+    expect(checker.webhookProblem(webhook)).toBe("webhook.test's webhook-timestamp header is now");
     res.status = 418;
     expect(checker.problem('GET /v1/ping', res)).toBe(
       'GET /v1/ping answered 418, which it does not document',
