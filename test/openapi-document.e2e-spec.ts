@@ -1,4 +1,4 @@
-import { Get, type INestApplication, VersioningType } from '@nestjs/common';
+import { Get, type INestApplication, Module, VersioningType } from '@nestjs/common';
 import { ApiOkResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
@@ -28,6 +28,10 @@ class InvitationsController {
     return { object: 'list' };
   }
 }
+
+/** A module the app does not import: a document of it alone holds none of the app's routes. */
+@Module({})
+class UnmountedModule {}
 
 /** A resource whose item is shaped by its toJSON, with the schema it gives for it. */
 @Entity({ name: 'host_reviews' })
@@ -312,6 +316,19 @@ describe('the OpenAPI document', () => {
     addInterviewApiWebhooks(hostDocument, host.app);
     await expectValidOpenApi(hostDocument);
     expect(Object.keys(hostDocument.webhooks ?? {})).toEqual([...BUILT_IN_EVENT_TYPES, 'session.completed']);
+
+    // A document of none of the module's routes gets the event schema and the scheme with them.
+    const bare = SwaggerModule.createDocument(
+      host.app,
+      new DocumentBuilder().setOpenAPIVersion('3.1.0').build(),
+      {
+        include: [UnmountedModule],
+      },
+    );
+    expect(bare.paths).toEqual({});
+    addInterviewApiWebhooks(bare, host.app);
+    await expectValidOpenApi(bare);
+    expect(Object.keys(bare.components?.schemas ?? {}).sort()).toEqual(['Event', 'EventData']);
 
     const openApi30 = SwaggerModule.createDocument(host.app, new DocumentBuilder().build());
     expect(() => addInterviewApiWebhooks(openApi30, host.app)).toThrow(
