@@ -53,15 +53,30 @@ function columnSchema(args: ColumnMetadataArgs): SchemaObject {
   return { ...schema, type: [...[schema.type].flat(), 'null'] };
 }
 
-/** The entity's columns, each by its property, those class-transformer leaves out of a row excluded. */
-function listedColumns(entity: ResourceDefinition['entity']): ColumnMetadataArgs[] {
-  const columns = getMetadataArgsStorage()
-    .filterColumns(entity)
-    .filter((column) => column.mode !== 'virtual');
+/**
+ * Whether class-transformer keeps `property` in a row's plain object, as serializedEntries reads a
+ * row: probed alone, so that a transform of another property never runs; a transform that fails on
+ * the probe's value is one of a kept property (an excluded one is never transformed).
+ */
+function keptByClassTransformer(entity: ResourceDefinition['entity'], property: string): boolean {
   const probe = Object.create(entity.prototype as object) as Record<string, unknown>;
-  for (const column of columns) probe[column.propertyName] = 1;
-  const kept = instanceToPlain(probe);
-  return columns.filter((column) => Object.hasOwn(kept, column.propertyName));
+  probe[property] = 1;
+  try {
+    return Object.hasOwn(instanceToPlain(probe), property);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The columns a listed row has: loaded (not `select: false`, not virtual) and kept by
+ * class-transformer.
+ */
+function listedColumns(entity: ResourceDefinition['entity']): ColumnMetadataArgs[] {
+  return getMetadataArgsStorage()
+    .filterColumns(entity)
+    .filter((column) => column.mode !== 'virtual' && column.options.select !== false)
+    .filter((column) => keptByClassTransformer(entity, column.propertyName));
 }
 
 /**
