@@ -1,5 +1,11 @@
-import { Get, type INestApplication, Module, VersioningType } from '@nestjs/common';
-import { ApiOkResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Get, type INestApplication, Module, Post, VersioningType } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  DocumentBuilder,
+  SwaggerModule,
+} from '@nestjs/swagger';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import {
@@ -26,6 +32,18 @@ class InvitationsController {
   @ApiOkResponse({ description: 'The invitations.' })
   list(): { object: 'list' } {
     return { object: 'list' };
+  }
+}
+
+/** A host controller whose class scopes are written above @ApiV1Controller, so applied after it. */
+@RequireScopes('invitations:send')
+@ApiV1Controller('invitation_batches')
+class InvitationBatchesController {
+  @Post()
+  @ApiOperation({ summary: 'Send a batch', description: 'Sends every invitation of the batch.' })
+  @ApiCreatedResponse({ description: 'The batch is sent.' })
+  send(): { object: 'invitation_batch' } {
+    return { object: 'invitation_batch' };
   }
 }
 
@@ -298,6 +316,29 @@ describe('the OpenAPI document', () => {
       name: 'InvalidModuleOptionsError',
       message: expect.stringContaining('option "resources[0].schema" must be an OpenAPI schema object'),
     });
+  });
+
+  it('documents a host route’s scopes whichever side of @ApiV1Controller @RequireScopes is written', async () => {
+    const host = await boot({ controllers: [InvitationsController, InvitationBatchesController] });
+    const document = SwaggerModule.createDocument(
+      host.app,
+      new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle('Host').build(),
+    );
+    for (const [route, scope] of [
+      ['GET /v1/invitations', 'candidates:read'],
+      ['POST /v1/invitation_batches', 'invitations:send'],
+    ]) {
+      const operation = operationOf(document, route);
+      expect({ route, scopes: operation[REQUIRED_SCOPES_EXTENSION] }).toEqual({ route, scopes: [scope] });
+      expect({ route, security: operation.security }).toEqual({ route, security: [{ bearer: [scope] }] });
+      expect({ route, has403: '403' in (operation.responses as object) }).toEqual({ route, has403: true });
+    }
+    const batches = operationOf(document, 'POST /v1/invitation_batches');
+    expect(batches.description).toBe(
+      'Sends every invitation of the batch.\n\nRequires the API key scope `invitations:send`.',
+    );
+    const headers = (batches.parameters as { name: string }[]).filter((p) => p.name === 'Idempotency-Key');
+    expect(headers).toHaveLength(1);
   });
 
   it('completes a host’s own 3.1 document with the webhooks, and refuses a 3.0 one', async () => {

@@ -20,7 +20,7 @@ import { ApiKeyGuard } from './api-key.guard.js';
  * A controller under /v1 with the module's bearer guard, validation (JSON bodies only, unknown
  * parameters refused on every route), `Idempotency-Key` on POST and error envelope, and nothing global:
  * `@ApiV1Controller('invitations')` is all a host controller needs. Its routes' OpenAPI operations get
- * the security, scopes and error answers these bring (written above @RequireScopes, which it reads).
+ * the security, the @RequireScopes scopes and the error answers these bring.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
   // Nest's usual '/invitations' must not become /v1//invitations.

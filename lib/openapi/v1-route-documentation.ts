@@ -1,14 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import {
-  ApiExtension,
-  ApiHeader,
-  ApiOperation,
-  type ApiOperationOptions,
-  type ApiResponseOptions,
-  ApiSecurity,
-  DECORATORS,
-} from '@nestjs/swagger';
+import { ApiHeader, type ApiOperationOptions, type ApiResponseOptions, DECORATORS } from '@nestjs/swagger';
 import { MAX_KEY_LENGTH as MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency.interceptor.js';
 import { REQUIRED_SCOPES } from '../interview-api.constants.js';
 import { ApiErrorResponse, type ErrorStatus } from './error-responses.js';
@@ -59,59 +51,130 @@ function withSuccessHeaders(
   );
 }
 
+/** A controller class, as the documentation reads it: its prototype holds the handlers. */
+interface ControllerClass {
+  prototype: object;
+}
+
+/** Where DocumentV1Routes keeps a controller's path, and each handler's description of its own. */
+const DOCUMENTED_PATH = 'interview-api:openapi-controller-path';
+const OWN_DESCRIPTION = 'interview-api:openapi-own-description';
+
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** Whether a handler's parameters already document the `Idempotency-Key` header. */
+function documentsIdempotencyKey(handler: object): boolean {
+  const parameters = (Reflect.getMetadata(DECORATORS.API_PARAMETERS, handler) ?? []) as {
+    name?: string;
+    in?: string;
+  }[];
+  return parameters.some(
+    (parameter) => parameter.name === IDEMPOTENCY_KEY_HEADER && parameter.in === 'header',
+  );
+}
+
+/**
+ * Writes one route's documentation from what it declares now. Run again (a class-level
+ * @RequireScopes applied after @ApiV1Controller), it replaces what it wrote: the description is
+ * rebuilt from the route's own, and the security and `x-required-scopes` are set, not added to.
+ */
+function documentRoute(
+  prototype: object,
+  name: string,
+  descriptor: PropertyDescriptor,
+  route: DeclaredRoute,
+): void {
+  const handler = descriptor.value as object;
+  if (!Reflect.hasOwnMetadata(OWN_DESCRIPTION, handler)) {
+    const own = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as ApiOperationOptions | undefined)
+      ?.description;
+    Reflect.defineMetadata(OWN_DESCRIPTION, own ?? '', handler);
+  }
+  const ownDescription = Reflect.getOwnMetadata(OWN_DESCRIPTION, handler) as string;
+  const operation = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) ?? {}) as ApiOperationOptions;
+  Reflect.defineMetadata(
+    DECORATORS.API_OPERATION,
+    { ...operation, description: [ownDescription, scopeSentence(route.scopes)].filter(Boolean).join('\n\n') },
+    handler,
+  );
+  const security = (Reflect.getMetadata(DECORATORS.API_SECURITY, handler) ?? []) as Record<
+    string,
+    string[]
+  >[];
+  Reflect.defineMetadata(
+    DECORATORS.API_SECURITY,
+    [
+      ...security.filter((requirement) => !(API_KEY_SECURITY in requirement)),
+      { [API_KEY_SECURITY]: route.scopes },
+    ],
+    handler,
+  );
+  const extensions = (Reflect.getMetadata(DECORATORS.API_EXTENSION, handler) ?? {}) as Record<
+    string,
+    unknown
+  >;
+  Reflect.defineMetadata(
+    DECORATORS.API_EXTENSION,
+    { ...extensions, [REQUIRED_SCOPES_EXTENSION]: route.scopes },
+    handler,
+  );
+  const responses = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<
+    string,
+    ApiResponseOptions
+  >;
+  Reflect.defineMetadata(DECORATORS.API_RESPONSE, withSuccessHeaders(responses), handler);
+  for (const status of errorStatuses(route)) {
+    if (responses[status] === undefined) ApiErrorResponse(status)(prototype, name, descriptor);
+  }
+  if (route.method === RequestMethod.POST && !documentsIdempotencyKey(handler)) {
+    ApiHeader({
+      name: IDEMPOTENCY_KEY_HEADER,
+      required: false,
+      description:
+        'Retries with the same key, route and parameters within 24 hours get the first answer again ' +
+        '(`Idempotent-Replayed: true`) and run nothing.',
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    })(prototype, name, descriptor);
+  }
+}
+
+/** Documents each route of `controller`, mounted at `controllerPath` under /v1. */
+function documentRoutes(controller: ControllerClass, controllerPath: string): void {
+  const { prototype } = controller;
+  const classScopes = Reflect.getMetadata(REQUIRED_SCOPES, controller) as string[] | undefined;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    const handler: unknown = descriptor?.value;
+    if (descriptor === undefined || typeof handler !== 'function' || name === 'constructor') continue;
+    const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+    if (method === undefined) continue;
+    const handlerPath = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+    documentRoute(prototype, name, descriptor, {
+      method,
+      hasPathParameter: `${controllerPath}/${handlerPath}`.includes(':'),
+      scopes: (Reflect.getMetadata(REQUIRED_SCOPES, handler) as string[] | undefined) ?? classScopes ?? [],
+    });
+  }
+}
+
 /**
  * Documents every route of a /v1 controller from what it declares: the bearer security with its
  * scopes (also as `x-required-scopes` and in the description), `Idempotency-Key` on POST, the error
  * envelope of each status the module's guard, interceptors and pipes may answer, and the headers of
- * a success. A status or description the route documents itself is kept. It reads @RequireScopes
- * written below @ApiV1Controller, as every module and README controller has it.
+ * a success. A status or description the route documents itself is kept.
  */
 export function DocumentV1Routes(controllerPath: string): ClassDecorator {
   return (controller) => {
-    const prototype = controller.prototype as object;
-    const classScopes = Reflect.getMetadata(REQUIRED_SCOPES, controller) as string[] | undefined;
-    for (const name of Object.getOwnPropertyNames(prototype)) {
-      const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-      const handler: unknown = descriptor?.value;
-      if (descriptor === undefined || typeof handler !== 'function' || name === 'constructor') continue;
-      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (method === undefined) continue;
-      const handlerPath = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
-      const route: DeclaredRoute = {
-        method,
-        hasPathParameter: `${controllerPath}/${handlerPath}`.includes(':'),
-        scopes: (Reflect.getMetadata(REQUIRED_SCOPES, handler) as string[] | undefined) ?? classScopes ?? [],
-      };
-      const operation = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) ?? {}) as ApiOperationOptions;
-      const responses = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<
-        string,
-        ApiResponseOptions
-      >;
-      Reflect.defineMetadata(DECORATORS.API_RESPONSE, withSuccessHeaders(responses), handler);
-      const decorators: MethodDecorator[] = [
-        ApiOperation({
-          ...operation,
-          description: [operation.description, scopeSentence(route.scopes)].filter(Boolean).join('\n\n'),
-        }),
-        ApiSecurity(API_KEY_SECURITY, route.scopes),
-        ApiExtension(REQUIRED_SCOPES_EXTENSION, route.scopes),
-        ...errorStatuses(route)
-          .filter((status) => responses[status] === undefined)
-          .map((status) => ApiErrorResponse(status)),
-      ];
-      if (method === RequestMethod.POST) {
-        decorators.push(
-          ApiHeader({
-            name: 'Idempotency-Key',
-            required: false,
-            description:
-              'Retries with the same key, route and parameters within 24 hours get the first answer again ' +
-              '(`Idempotent-Replayed: true`) and run nothing.',
-            schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
-          }),
-        );
-      }
-      for (const decorate of decorators) decorate(prototype, name, descriptor);
-    }
+    Reflect.defineMetadata(DOCUMENTED_PATH, controllerPath, controller);
+    documentRoutes(controller, controllerPath);
   };
+}
+
+/**
+ * Documents a /v1 controller's routes again after its scopes changed: a class-level @RequireScopes
+ * written above @ApiV1Controller runs after it. Nothing for a class DocumentV1Routes has not seen.
+ */
+export function redocumentV1Routes(controller: object): void {
+  const controllerPath = Reflect.getOwnMetadata(DOCUMENTED_PATH, controller) as string | undefined;
+  if (controllerPath !== undefined) documentRoutes(controller as ControllerClass, controllerPath);
 }
