@@ -67,6 +67,12 @@ export {
 } from './signing/index.js';
 
 export {
+  createInterviewApiDocument,
+  type InterviewApiDocumentOptions,
+} from './openapi/interview-api-document.js';
+export { addInterviewApiWebhooks } from './openapi/interview-api-webhooks.js';
+
+export {
   POSTGRES_MIGRATIONS,
   SQLITE_MIGRATIONS,
   interviewApiMigrations,

@@ -1,4 +1,5 @@
 import { type Type } from '@nestjs/common';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { Redis, RedisOptions } from 'ioredis';
 import { isScope, type Scope } from './auth/scopes.js';
 import { SQLITE_MAX_BOUND_VALUES } from './database/sql-dialect.js';
@@ -50,6 +51,12 @@ export interface ResourceDefinitionOf<T extends object> {
    * `ResourceDefinition<Session>` is one of the `resources` forRoot takes.
    */
   toJSON?(row: T): Record<string, unknown>;
+  /**
+   * The OpenAPI schema of one item (a JSON Schema object), for the OpenAPI document; `id` and
+   * `object` are set over it by the module. By default the entity's columns in snake_case, as listed
+   * without `toJSON`; with a `toJSON`, give it, or the document says only that items are objects.
+   */
+  schema?: SchemaObject;
 }
 
 /**
@@ -300,8 +307,8 @@ type OptionDefaults = DefaultsOf<InterviewApiModuleOptions, '', 'webhooks' | 'ra
   DefaultsOf<WebhookOptions, 'webhooks.'> &
   DefaultsOf<RateLimitOptions, 'rateLimit.'> &
   DefaultsOf<FailedAuthenticationLimit, 'rateLimit.failedAuthentications.'> &
-  // toJSON's default is a behaviour (toResourceView), not a value.
-  DefaultsOf<ResourceDefinition, 'resources.', 'toJSON'> & {
+  // toJSON's and schema's defaults are behaviours (toResourceView, resourceItemSchema), not values.
+  DefaultsOf<ResourceDefinition, 'resources.', 'toJSON' | 'schema'> & {
     readonly resources: readonly ResourceDefinition[];
   };
 
@@ -676,6 +683,11 @@ const RESOURCE_CHECKS: { readonly [K in keyof ResourceDefinition]-?: ResourceChe
   toJSON: (value, option) => {
     if (value !== undefined && typeof value !== 'function') {
       throw new InvalidModuleOptionsError(option, 'must be a function.');
+    }
+  },
+  schema: (value, option) => {
+    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new InvalidModuleOptionsError(option, 'must be an OpenAPI schema object.');
     }
   },
 };

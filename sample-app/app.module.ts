@@ -8,6 +8,7 @@ import { DemoReceiverController } from './receiver/demo-receiver.controller.js';
 import { DemoReceiverService } from './receiver/demo-receiver.service.js';
 import { DemoSessionsService } from './sessions/demo-sessions.service.js';
 import { InterviewSession } from './sessions/interview-session.entity.js';
+import { SESSION_SCHEMA } from './sessions/session-schema.js';
 import { toSessionView } from './sessions/session-view.js';
 
 const config = loadDemoConfig();
@@ -20,6 +21,7 @@ const sessions: ResourceDefinition<InterviewSession> = {
   scope: 'results:read',
   filters: ['status'],
   toJSON: (row) => ({ ...toSessionView(row) }),
+  schema: SESSION_SCHEMA,
 };
 
 /**

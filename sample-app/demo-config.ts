@@ -31,7 +31,7 @@ export const DEMO_CONFIG = Symbol('DEMO_CONFIG');
 const DEV_CURSOR_SECRET = 'interview-demo-dev-cursor-secret-change-me-0123456789';
 
 /** The repository root, whether this file runs compiled (.demo-build/sample-app) or from source. */
-function repositoryRoot(): string {
+export function repositoryRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const parent = resolve(here, '..');
   return parent.endsWith('.demo-build') ? resolve(parent, '..') : parent;

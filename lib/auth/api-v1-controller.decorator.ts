@@ -13,12 +13,14 @@ import { JsonBodyInterceptor } from '../request/json-body.interceptor.js';
 import { UnknownParametersInterceptor } from '../request/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../request/validation.pipe.js';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { DocumentV1Routes } from '../openapi/v1-route-documentation.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 /**
  * A controller under /v1 with the module's bearer guard, validation (JSON bodies only, unknown
  * parameters refused on every route), `Idempotency-Key` on POST and error envelope, and nothing global:
- * `@ApiV1Controller('invitations')` is all a host controller needs.
+ * `@ApiV1Controller('invitations')` is all a host controller needs. Its routes' OpenAPI operations get
+ * the security, the @RequireScopes scopes and the error answers these bring.
  */
 export function ApiV1Controller(path: string): ClassDecorator {
   // Nest's usual '/invitations' must not become /v1//invitations.
@@ -36,5 +38,6 @@ export function ApiV1Controller(path: string): ClassDecorator {
       IdempotencyInterceptor,
     ),
     UsePipes(createValidationPipe()),
+    DocumentV1Routes(trimmed),
   );
 }

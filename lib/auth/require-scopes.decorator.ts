@@ -1,4 +1,5 @@
 import { REQUIRED_SCOPES } from '../interview-api.constants.js';
+import { redocumentV1Routes } from '../openapi/v1-route-documentation.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -14,4 +15,6 @@ export const RequireScopes =
     const holder: object = descriptor ? (descriptor.value as object) : target;
     const held = (Reflect.getOwnMetadata(REQUIRED_SCOPES, holder) as Scope[] | undefined) ?? [];
     Reflect.defineMetadata(REQUIRED_SCOPES, [...new Set([...held, ...scopes])], holder);
+    // Above @ApiV1Controller, a class's scopes come after its routes were documented.
+    if (!descriptor) redocumentV1Routes(target);
   };

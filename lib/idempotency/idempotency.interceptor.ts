@@ -16,7 +16,7 @@ import { IdempotencyStore, type IdempotentRequest } from './idempotency-store.js
 import { requestFingerprint, unreadBodyType } from './request-fingerprint.js';
 import { beforeSending, type SentAnswer, sendInstead } from './sent-answer.js';
 
-const MAX_KEY_LENGTH = 255;
+export const MAX_KEY_LENGTH = 255;
 
 /**
  * The request's `Idempotency-Key`, null without one; a key no retry could repeat is refused, and so

@@ -31,8 +31,8 @@ export interface ListQuery {
 }
 
 const SHARED = ['limit', 'cursor', 'created_gte', 'created_lt'];
-const DEFAULT_LIMIT = 25;
-const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
 
 /** The one value of `name`, or undefined; a repeated parameter (an array) or a nested one is refused. */
 function given(query: Readonly<Record<string, unknown>>, name: string): GivenValue | undefined {
