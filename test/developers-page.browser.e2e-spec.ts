@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { chromiumPresent, CHROMIUM, launchBrowser, type TestBrowser } from './support/browser.js';
 import { startDemoApp, type DemoApp } from './support/demo-app.js';
 import { eventually, WAIT_MS } from './support/receiver.js';
+import { lowContrastTexts } from './support/text-contrast.js';
 
 interface ReceivedWebhook {
   received_at: string;
@@ -138,6 +139,42 @@ describeInChromium(
       ]);
       await browser.screenshot('session-delivered');
 
+      // An event links to its deliveries: the endpoint's list, filtered on it.
+      await page.locator('#events-type').selectOption('session.completed');
+      const completedEvent = page.locator('#events-body tr', { hasText: 'session.completed' });
+      await completedEvent.waitFor();
+      expect(await page.locator('#events-body tr').count()).toBe(1);
+      await completedEvent.locator('button[data-action=open]').click();
+      await page
+        .locator('#event-detail')
+        .getByRole('button', { name: /Show the deliveries of/ })
+        .click();
+      const completedId = await completedEvent.getAttribute('data-key');
+      await page.locator('#deliveries-event', { hasText: completedId ?? 'none' }).waitFor();
+      await page.locator('#deliveries-body tr', { hasText: 'session.completed' }).waitFor();
+      expect(await page.locator('#deliveries-body tr').count()).toBe(1);
+      await page.getByRole('button', { name: 'Show all events' }).click();
+      await page.locator('#deliveries-body tr', { hasText: 'session.started' }).waitFor();
+      await page.locator('#events-type').selectOption('');
+
+      // Edited: a new description and one event type.
+      await page.locator('#edit-description').fill('Edited from the page');
+      await page.locator('#edit-events input[name=all-events]').check();
+      expect(await page.locator('#edit-events input[name=events]:checked').count()).toBe(0);
+      await page.locator('#edit-events input[name=all-events]').uncheck();
+      await page.locator('#edit-events input[value="session.completed"]').check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.locator('#endpoint-facts dd', { hasText: 'Edited from the page' }).waitFor();
+      const edited = await v1<{ description: string; enabled_events: string[] }>(
+        key,
+        `/webhook_endpoints/${endpointId}`,
+      );
+      expect([edited.body.description, edited.body.enabled_events]).toEqual([
+        'Edited from the page',
+        ['session.completed'],
+      ]);
+      expect(await lowContrastTexts(page)).toEqual([]);
+
       // The receiver answers 500: the test event's delivery is retried later, shown with a countdown.
       await page.locator('#receiver-failing').check();
       await eventually(async () => (await dashboard<{ failing: boolean }>('/receiver')).body.failing);
@@ -221,6 +258,15 @@ describeInChromium(
       await page.locator('#endpoints-body tr', { hasText: endpointId }).waitFor();
       expect(await page.locator('#active-key').inputValue()).toBe(key);
 
+      // Deleted after a confirmation: gone from the list and from the API.
+      await page.locator('#endpoints-body button[data-action=open]', { hasText: endpointId }).click();
+      await page.locator('#endpoint-detail').waitFor();
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page.getByRole('button', { name: 'Delete endpoint' }).click();
+      await page.locator('#endpoints-body td.empty', { hasText: 'No endpoints in test mode yet.' }).waitFor();
+      expect(await page.locator('#endpoint-detail').isHidden()).toBe(true);
+      expect((await v1(key, `/webhook_endpoints/${endpointId}`)).status).toBe(404);
+
       // Revoked: the banner goes, the page no longer uses the key, and the API refuses it.
       await page
         .locator('#keys-body')
@@ -246,13 +292,15 @@ describeInChromium(
       await page.locator('#endpoint-secret').waitFor();
       await page.locator('#session-candidate').fill('C'.repeat(300));
       await page.getByRole('button', { name: 'Start session' }).click();
-      await page.locator('#events-body tr', { hasText: 'session.started' }).waitFor();
+      // The first test's session and this one's.
+      await page.locator('#events-body tr', { hasText: 'session.started' }).nth(1).waitFor();
       await page.locator('#events-body button[data-action=open]').first().click();
       await page.locator('#event-detail pre').waitFor();
       expect(await sidewaysScroll(page)).toBe(0);
       await browser.screenshot('long-values-1280');
       expect(await atWidth(390)).toBe(0);
       await browser.screenshot('long-values-390');
+      expect(await lowContrastTexts(page)).toEqual([]);
     });
   },
 );
