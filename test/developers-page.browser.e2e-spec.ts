@@ -28,6 +28,8 @@ describeInChromium(
     let app: DemoApp;
     let browser: TestBrowser;
     let page: Page;
+    /** Errors thrown by the page's scripts: none is expected anywhere. */
+    const pageErrors: string[] = [];
 
     const dashboard = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
       const answer = await fetch(`${app.baseUrl}/developers/api${path}`, init);
@@ -54,8 +56,11 @@ describeInChromium(
       app = await startDemoApp();
       browser = await launchBrowser({ width: 1280, height: 900 });
       page = browser.page;
+      page.on('pageerror', (error) => pageErrors.push(error.message));
       page.setDefaultTimeout(WAIT_MS);
     }, 2 * WAIT_MS);
+
+    afterEach(() => expect(pageErrors).toEqual([]));
 
     afterAll(async () => {
       await browser?.close();
@@ -194,6 +199,11 @@ describeInChromium(
       expect(await delivery.textContent()).toContain('Attempt 1');
       expect(await delivery.locator('ol.timeline').textContent()).toContain('500');
       expect(await delivery.locator('ol.timeline').textContent()).toContain('webhook-signature');
+      // The receiver panel shows the failed request in the failure colour, with its endpoint.
+      await page
+        .locator('#received-body tr.failure', { hasText: 'webhook.test' })
+        .filter({ hasText: endpointId })
+        .waitFor();
       await browser.screenshot('retry-scheduled');
 
       // Replayed once the receiver answers again: the replay succeeds.

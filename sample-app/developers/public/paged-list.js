@@ -12,6 +12,7 @@ export class PagedList {
     Object.assign(this, { tbody, more, columns, pageSize, fetchPage, row, emptyText });
     this.items = [];
     this.cursor = null;
+    /** Bumped by each clear and each refresh: only the answer to the latest request is shown. */
     this.generation = 0;
     more.addEventListener('click', () => this.loadMore());
   }
@@ -27,7 +28,7 @@ export class PagedList {
 
   /** Loads the first page again, as many rows as are shown now (a refresh keeps "Load more" pages). */
   async refresh() {
-    const generation = this.generation;
+    const generation = ++this.generation;
     const limit = Math.min(MAX_LIMIT, Math.max(this.pageSize, this.items.length));
     let page;
     try {

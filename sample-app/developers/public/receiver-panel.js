@@ -10,6 +10,8 @@ import { onContextChange } from './state.js';
 import { when } from './time.js';
 
 const STALE_MS = 4000;
+/** Counts the starts and ends of changes of "answer 500": a state read across one does not undo it. */
+let failingChanges = 0;
 /** Deliveries of an event at an endpoint, by `endpoint|event`: { at, deliveries }. */
 const resolved = new Map();
 
@@ -56,9 +58,11 @@ function deliveryCell(received) {
 }
 
 export async function loadReceiver() {
+  const changesBefore = failingChanges;
   const receiver = await dashboard('GET', '/receiver');
   $('secrets-known').textContent = String(receiver.secrets_known);
-  $('receiver-failing').checked = receiver.failing;
+  const failing = $('receiver-failing');
+  if (changesBefore === failingChanges && !failing.disabled) failing.checked = receiver.failing;
   const pairs = new Set(
     receiver.received
       .filter(
@@ -97,6 +101,7 @@ export async function loadReceiver() {
 
 $('receiver-failing').addEventListener('change', async (event) => {
   const box = event.target;
+  failingChanges++;
   box.disabled = true;
   try {
     await dashboard('POST', '/receiver/failing', { failing: box.checked });
@@ -105,6 +110,8 @@ $('receiver-failing').addEventListener('change', async (event) => {
     box.checked = !box.checked;
     notify(error.message, true);
   } finally {
+    // Reads that started while the change was on its way may hold the state from before it.
+    failingChanges++;
     box.disabled = false;
   }
 });

@@ -31,12 +31,14 @@ export function relative(iso, now = Date.now()) {
 
 function render(element) {
   const iso = element.dateTime;
-  element.textContent =
-    element.dataset.form === 'countdown'
-      ? new Date(iso).getTime() <= Date.now()
-        ? 'due now'
-        : relative(iso)
-      : absolute.format(new Date(iso)) + ' · ' + relative(iso);
+  if (element.dataset.form === 'countdown') {
+    element.textContent = new Date(iso).getTime() <= Date.now() ? 'due now' : relative(iso);
+    return;
+  }
+  element.replaceChildren(
+    h('span', { class: 'absolute' }, absolute.format(new Date(iso))),
+    h('span', { class: 'relative' }, relative(iso)),
+  );
 }
 
 /** A timestamp: local date and time with its zone, and how long ago; the UTC value on hover. */
