@@ -30,6 +30,8 @@ describeInChromium(
     let page: Page;
     /** Errors thrown by the page's scripts: none is expected anywhere. */
     const pageErrors: string[] = [];
+    /** The Idempotency-Key of each POST the page sent to /v1 (undefined when it sent none). */
+    const v1Posts: (string | undefined)[] = [];
 
     const dashboard = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
       const answer = await fetch(`${app.baseUrl}/developers/api${path}`, init);
@@ -57,6 +59,10 @@ describeInChromium(
       browser = await launchBrowser({ width: 1280, height: 900 });
       page = browser.page;
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/v1/'))
+          v1Posts.push(request.headers()['idempotency-key']);
+      });
       page.setDefaultTimeout(WAIT_MS);
     }, 2 * WAIT_MS);
 
@@ -71,6 +77,11 @@ describeInChromium(
       await page.goto(`${app.baseUrl}/developers`);
       await page.locator('#keys-body td.empty', { hasText: 'No keys yet.' }).waitFor();
       await browser.screenshot('empty');
+      const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select')]
+        .filter((field) => field.type !== 'hidden' && field.labels.length === 0
+          && !field.getAttribute('aria-label') && !field.getAttribute('aria-labelledby'))
+        .map((field) => field.id || field.name)`);
+      expect(unlabelled).toEqual([]);
       expect(await atWidth(1280)).toBe(0);
       expect(await atWidth(390)).toBe(0);
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -218,6 +229,10 @@ describeInChromium(
         .filter({ hasText: 'succeeded' })
         .waitFor();
       await browser.screenshot('replayed');
+      await page.locator('#deliveries-status').selectOption('succeeded');
+      await page.locator('#deliveries-body tr', { hasText: 'replay of' }).waitFor();
+      expect(await page.locator('#deliveries-body tr', { hasText: 'pending' }).count()).toBe(0);
+      await page.locator('#deliveries-status').selectOption('');
 
       // A rotated secret: shown once, given to the receiver, which verifies the next webhooks with it.
       await page.getByRole('button', { name: 'Rotate secret' }).click();
@@ -230,10 +245,14 @@ describeInChromium(
       const deliveriesPath = `/webhook_endpoints/${endpointId}/deliveries?limit=100`;
       type Deliveries = { data: { id: string; event_id: string }[] };
       const before = new Set((await v1<Deliveries>(key, deliveriesPath)).body.data.map(({ id }) => id));
-      await page.getByRole('button', { name: 'Send test event' }).click();
+      // A double click sends one test event.
+      await page.getByRole('button', { name: 'Send test event' }).dblclick();
+      await idle('#endpoint-test');
       const sent = await eventually(async () =>
         (await v1<Deliveries>(key, deliveriesPath)).body.data.find(({ id }) => !before.has(id)),
       );
+      const added = (await v1<Deliveries>(key, deliveriesPath)).body.data.filter(({ id }) => !before.has(id));
+      expect(added.map(({ id }) => id)).toEqual([sent.id]);
       const arrived = await eventually(async () =>
         (await received()).find((webhook) => webhook.event_id === sent.event_id),
       );
@@ -288,6 +307,9 @@ describeInChromium(
       await page.locator('#active-key-info', { hasText: 'No key for test mode' }).waitFor();
       expect((await v1(key, '/ping')).status).toBe(401);
       await browser.screenshot('revoked');
+      expect(v1Posts.length).toBeGreaterThan(5);
+      expect(v1Posts.every((sentKey) => /^[0-9a-f]{32}$/.test(sentKey ?? ''))).toBe(true);
+      expect(new Set(v1Posts).size).toBe(v1Posts.length);
     });
 
     it('keeps long names and URLs inside the page at 1280 and 390 pixels wide', async () => {
@@ -311,6 +333,24 @@ describeInChromium(
       expect(await atWidth(390)).toBe(0);
       await browser.screenshot('long-values-390');
       expect(await lowContrastTexts(page)).toEqual([]);
+    });
+
+    it('pages the events by cursor with "Load more"', async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      for (let started = 0; started < 12; started++) {
+        expect((await dashboard('/sessions', { method: 'POST' })).status).toBe(201);
+      }
+      await page.locator('#events-type').selectOption('session.started');
+      const more = page.locator('#events-more');
+      await more.waitFor();
+      expect(await page.locator('#events-body tr').count()).toBe(12);
+      await more.click();
+      await page.locator('#events-body tr').nth(12).waitFor();
+      const shown = await page
+        .locator('#events-body tr')
+        .evaluateAll((rows) => rows.map((row) => row.dataset.key));
+      expect(new Set(shown).size).toBe(shown.length);
+      expect(await more.isHidden()).toBe(true);
     });
   },
 );
