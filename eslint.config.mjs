@@ -35,6 +35,7 @@ export default tseslint.config(
         setInterval: 'readonly',
         crypto: 'readonly',
         URLSearchParams: 'readonly',
+        TextEncoder: 'readonly',
       },
     },
   },

@@ -87,7 +87,11 @@ function sentRequest(delivery, attempt, endpoint, body) {
       : h(
           'details',
           {},
-          h('summary', {}, 'Body (' + body.length + ' bytes of JSON, the event as sent)'),
+          h(
+            'summary',
+            {},
+            'Body (' + new TextEncoder().encode(body).length + ' bytes of JSON, the event as sent)',
+          ),
           h('pre', {}, body),
         ),
   );
