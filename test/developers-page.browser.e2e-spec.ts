@@ -93,6 +93,18 @@ describeInChromium(
       await expect(scopesError.textContent()).resolves.toMatch(/at least one scope/);
       expect(await page.locator('#live-errors').textContent()).toBe(await scopesError.textContent());
       expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
+      // The host's route refuses it too, in the API's error envelope.
+      const noScopes = await dashboard<{ error: { code: string; param: string } }>('/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'none', mode: 'test', scopes: [] }),
+      });
+      expect([noScopes.status, noScopes.body.error.code, noScopes.body.error.param]).toEqual([
+        400,
+        'parameter_invalid',
+        'scopes',
+      ]);
+      expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
       await browser.screenshot('key-without-scopes');
 
       // A double click creates one key, shown once, which the page then uses.
@@ -278,7 +290,7 @@ describeInChromium(
       // The other mode: every panel empties (no live key yet); back in test mode the key comes back.
       await page.locator('label', { hasText: 'Live mode' }).click();
       await page.locator('#mode-banner.live').waitFor();
-      expect(await page.locator('#endpoint-detail').isHidden()).toBe(true);
+      await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
       await page.locator('#endpoints-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
       await page.locator('#events-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
       expect(await page.locator('#active-key').inputValue()).toBe('');
@@ -293,17 +305,21 @@ describeInChromium(
       await page.getByRole('button', { name: 'Delete…' }).click();
       await page.getByRole('button', { name: 'Delete endpoint' }).click();
       await page.locator('#endpoints-body td.empty', { hasText: 'No endpoints in test mode yet.' }).waitFor();
-      expect(await page.locator('#endpoint-detail').isHidden()).toBe(true);
+      await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
       expect((await v1(key, `/webhook_endpoints/${endpointId}`)).status).toBe(404);
 
       // Revoked: the banner goes, the page no longer uses the key, and the API refuses it.
+      // From the keyboard: the confirmation takes the focus of the button that asked for it.
       await page
         .locator('#keys-body')
         .getByRole('button', { name: /^Revoke / })
-        .click();
-      await page.getByRole('button', { name: 'Revoke now' }).click();
+        .focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Revoke now' }).waitFor();
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Revoke now');
+      await page.keyboard.press('Enter');
       await page.locator('#keys-body .badge', { hasText: 'revoked' }).waitFor();
-      expect(await page.locator('#new-key').isHidden()).toBe(true);
+      await page.locator('#new-key').waitFor({ state: 'hidden' });
       await page.locator('#active-key-info', { hasText: 'No key for test mode' }).waitFor();
       expect((await v1(key, '/ping')).status).toBe(401);
       await browser.screenshot('revoked');

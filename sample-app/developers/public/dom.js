@@ -32,7 +32,12 @@ export function fill(tbody, rows, columns, emptyText) {
   );
   if (rowKey === undefined) return;
   const row = [...tbody.rows].find((candidate) => candidate.dataset.key === rowKey);
-  const target = row && control ? row.querySelector(`[data-action="${control}"]`) : null;
+  // The same control, or the one that took its place ("Revoke…" gives way to "Revoke now").
+  const family = control ? control.split('-')[0] : null;
+  const target =
+    row && control
+      ? row.querySelector(`[data-action="${control}"]`) || row.querySelector(`[data-action^="${family}"]`)
+      : null;
   if (target) target.focus();
 }
 
