@@ -108,6 +108,13 @@ export function statusBadge(status) {
   return h('span', { class: 'badge ' + kind }, text);
 }
 
+/** Runs a row's `open`, telling the user when it fails. */
+function opening(open) {
+  Promise.resolve()
+    .then(open)
+    .catch((error) => notify(error.message, true));
+}
+
 /** A button in a row's first cell that opens the row: rows are reached and opened with the keyboard. */
 export function openButton(label, what, open) {
   return h(
@@ -117,7 +124,7 @@ export function openButton(label, what, open) {
       class: 'link mono',
       'data-action': 'open',
       'aria-label': 'Open ' + what,
-      onclick: open,
+      onclick: () => opening(open),
     },
     label,
   );
@@ -131,7 +138,7 @@ export function openableRow(key, open, ...cells) {
       class: 'openable',
       'data-key': key,
       onclick: (event) => {
-        if (!event.target.closest('button, a, input, select')) open();
+        if (!event.target.closest('button, a, input, select')) opening(open);
       },
     },
     ...cells,

@@ -177,7 +177,13 @@ export async function refreshEndpoint() {
   if (!endpoint) return;
   try {
     const fresh = await api('GET', '/webhook_endpoints/' + endpoint.id);
-    if (shown.endpoint && shown.endpoint.id === fresh.id) render(fresh);
+    // Drawn again only when it changed, so that a refresh leaves keyboard focus alone.
+    const current = shown.endpoint;
+    const changedSince =
+      current &&
+      current.id === fresh.id &&
+      (current.updated_at !== fresh.updated_at || current.status !== fresh.status);
+    if (changedSince) render(fresh);
   } catch (error) {
     if (error.status === 404 && shown.endpoint === endpoint) closeEndpoint();
     return;

@@ -1,5 +1,6 @@
 // A table filled page by page from a cursor list, with "Load more" while the API says there is more.
 import { fill } from './dom.js';
+import { notify } from './feedback.js';
 
 const MAX_LIMIT = 100;
 
@@ -14,7 +15,7 @@ export class PagedList {
     this.cursor = null;
     /** Bumped by each clear and each refresh: only the answer to the latest request is shown. */
     this.generation = 0;
-    more.addEventListener('click', () => this.loadMore());
+    more.addEventListener('click', () => this.loadMore().catch((error) => notify(error.message, true)));
   }
 
   /** Empties the table at once, showing `text`. */
