@@ -2,7 +2,7 @@
 import { state } from './state.js';
 
 /** An answer in the API's error envelope, or a failure to get one. */
-export class ApiRequestError extends Error {
+class ApiRequestError extends Error {
   constructor(status, code, message, param) {
     super(message);
     this.status = status;

@@ -20,7 +20,7 @@ const UNITS = [
 ];
 
 /** "3 minutes ago", "in 12 seconds". */
-export function relative(iso, now = Date.now()) {
+function relative(iso, now = Date.now()) {
   const delta = new Date(iso).getTime() - now;
   for (const [unit, size] of UNITS) {
     if (Math.abs(delta) >= size || unit === 'second')

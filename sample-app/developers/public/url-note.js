@@ -2,7 +2,7 @@
 const config = JSON.parse(document.getElementById('page-config').textContent);
 
 /** A warning for a plain http:// URL while insecure URLs are allowed, or ''. */
-export function insecureUrlNote(url, mode) {
+function insecureUrlNote(url, mode) {
   if (!config.insecureUrlsAllowed || !/^http:\/\//i.test(url.trim())) return '';
   return mode === 'live'
     ? 'Live mode with http://: accepted only because this demo sets allowInsecureUrls; a production host ' +
