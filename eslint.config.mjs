@@ -20,4 +20,23 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The Developers page's browser modules, served as they are.
+    files: ['sample-app/developers/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        navigator: 'readonly',
+        fetch: 'readonly',
+        sessionStorage: 'readonly',
+        setTimeout: 'readonly',
+        setInterval: 'readonly',
+        crypto: 'readonly',
+        URLSearchParams: 'readonly',
+        TextEncoder: 'readonly',
+      },
+    },
+  },
 );

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { InterviewApiModule, type ResourceDefinition } from '../lib/index.js';
-import { DEMO_CONFIG, HOST_EVENT_TYPES, loadDemoConfig } from './demo-config.js';
+import { DEMO_ALLOWS_INSECURE_URLS, DEMO_CONFIG, HOST_EVENT_TYPES, loadDemoConfig } from './demo-config.js';
 import { DevelopersApiController } from './developers/developers-api.controller.js';
 import { DevelopersPageController } from './developers/developers-page.controller.js';
 import { DemoReceiverController } from './receiver/demo-receiver.controller.js';
@@ -45,11 +45,10 @@ const sessions: ResourceDefinition<InterviewSession> = {
       cursorSecret: config.cursorSecret,
       redis: config.redis,
       serviceName: 'Interview',
-      queuePrefix: 'interview-demo',
+      queuePrefix: config.queuePrefix,
       eventTypes: HOST_EVENT_TYPES,
       webhooks: {
-        // Local demo only: lets endpoints use http:// and loopback, such as the demo receiver.
-        allowInsecureUrls: true,
+        allowInsecureUrls: DEMO_ALLOWS_INSECURE_URLS,
         timeoutMs: 5_000,
         // Short, so that a failing receiver shows its retries within a minute.
         retryScheduleMs: [5_000, 15_000, 60_000],

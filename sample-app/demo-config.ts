@@ -12,6 +12,8 @@ export interface DemoConfig {
   /** The SQLite file of the demo (created on first start). */
   databaseFile: string;
   redis: RedisOptions;
+  /** The prefix of the demo's BullMQ keys, so that two demos can share one Redis. */
+  queuePrefix: string;
   cursorSecret: string;
   /** Keys look like `<keyPrefix>_test_...` and `<keyPrefix>_live_...`. */
   keyPrefix: string;
@@ -74,6 +76,7 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     port,
     databaseFile,
     redis: redisFromEnv(env),
+    queuePrefix: env.DEMO_QUEUE_PREFIX ?? 'interview-demo',
     cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
     keyPrefix: 'iv',
     accountId: env.DEMO_ACCOUNT_ID ?? 'acct_demo',
@@ -85,6 +88,12 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
       .filter((entry) => entry !== ''),
   };
 }
+
+/**
+ * The demo lets endpoints use http:// and loopback URLs, such as its own receiver, in both modes;
+ * the Developers page says so next to the URL field, since a production host refuses them.
+ */
+export const DEMO_ALLOWS_INSECURE_URLS = true;
 
 /** The host's own event types, registered with the module's `eventTypes` option. */
 export const HOST_EVENT_TYPES = ['session.started', 'session.completed'];

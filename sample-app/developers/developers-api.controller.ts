@@ -61,15 +61,21 @@ export class DevelopersApiController {
     return { data: await this.keys.list(this.config.accountId) };
   }
 
-  /** The only answer that ever contains the full key. */
+  /** The only answer that ever contains the full key. A key without scopes could call nothing. */
   @Post('keys')
   createKey(@Body() body: CreateKeyBody | undefined): Promise<CreatedApiKey> {
     const { name, mode, scopes } = body ?? {};
+    if (!Array.isArray(scopes) || scopes.length === 0) {
+      throw new ParameterInvalidError(
+        'scopes',
+        'Choose at least one scope: a key without scopes can call nothing.',
+      );
+    }
     return this.keys.create({
       accountId: this.config.accountId,
       name: typeof name === 'string' ? name : '',
       mode: livemodeOf(mode) ? 'live' : 'test',
-      scopes: Array.isArray(scopes) ? (scopes as Scope[]) : [],
+      scopes: scopes as Scope[],
       creatorScopes: this.config.userScopes,
     });
   }
@@ -111,24 +117,40 @@ export class DevelopersApiController {
   }
 
   @Get('receiver')
-  receiverState(): { url: string; secrets_known: number; failing: boolean; received: ReceivedWebhook[] } {
+  receiverState(): {
+    url: string;
+    secrets_known: number;
+    endpoints_known: string[];
+    failing: boolean;
+    received: ReceivedWebhook[];
+  } {
     return {
       url: this.config.receiverUrl,
       secrets_known: this.receiver.secretCount,
+      endpoints_known: this.receiver.endpointsKnown,
       failing: this.receiver.failing,
       received: this.receiver.recent(),
     };
   }
 
-  /** Hands the receiver an endpoint's signing secret, as a customer would put it in their config. */
+  /**
+   * Hands the receiver an endpoint's signing secret, as a customer would put it in their config; a
+   * rotated secret replaces the endpoint's previous one.
+   */
   @Post('receiver/secrets')
   @HttpCode(200)
-  addReceiverSecret(@Body() body: { secret?: unknown } | undefined): { secrets_known: number } {
+  setReceiverSecret(@Body() body: { secret?: unknown; endpoint_id?: unknown } | undefined): {
+    secrets_known: number;
+  } {
     const secret = body?.secret;
+    const endpointId = body?.endpoint_id;
+    if (typeof endpointId !== 'string' || !/^whk_[0-9a-z]+$/.test(endpointId)) {
+      throw new ParameterInvalidError('endpoint_id', 'endpoint_id must be the whk_... id of an endpoint.');
+    }
     if (typeof secret !== 'string' || !DemoReceiverService.canVerifyWith(secret)) {
       throw new ParameterInvalidError('secret', 'secret must be the whsec_... value of an endpoint.');
     }
-    this.receiver.addSecret(secret);
+    this.receiver.setSecret(endpointId, secret);
     return { secrets_known: this.receiver.secretCount };
   }
 

@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   event_type: string | null;
   event_id: string | null;
   data_id: string | null;
+  /** The endpoint whose secret verified the signature; null when none did or it came from the environment. */
+  endpoint_id: string | null;
   verification: Verification;
   /** Why the signature was refused, or why it was not checked. */
   detail: string | null;
@@ -17,6 +19,9 @@ export interface ReceivedWebhook {
 
 const KEEP = 25;
 
+/** The label of the secret given at start-up (DEMO_WEBHOOK_SECRET), which names no endpoint. */
+const ENVIRONMENT_SECRET = '';
+
 /**
  * A customer's webhook receiver, in the demo's process. It verifies with the secrets it was given
  * (by the Developers page, or DEMO_WEBHOOK_SECRET); without any it still records deliveries, marked
@@ -24,7 +29,8 @@ const KEEP = 25;
  */
 @Injectable()
 export class DemoReceiverService {
-  private readonly secrets = new Set<string>();
+  /** One secret per endpoint, as a customer keeps it in their config: a rotation replaces it. */
+  private readonly secrets = new Map<string, string>();
   private readonly received: ReceivedWebhook[] = [];
   /** When set, the receiver answers 500, to watch retries and the attempt log. */
   failing = false;
@@ -36,7 +42,7 @@ export class DemoReceiverService {
         'DEMO_WEBHOOK_SECRET must be the whsec_... secret of an endpoint (base64 after whsec_).',
       );
     }
-    if (secret) this.secrets.add(secret);
+    if (secret) this.secrets.set(ENVIRONMENT_SECRET, secret);
   }
 
   /**
@@ -57,12 +63,18 @@ export class DemoReceiverService {
     return false;
   }
 
-  addSecret(secret: string): void {
-    this.secrets.add(secret);
+  /** Keeps `secret` as the one of `endpointId`, replacing the one it had. */
+  setSecret(endpointId: string, secret: string): void {
+    this.secrets.set(endpointId, secret);
   }
 
   get secretCount(): number {
     return this.secrets.size;
+  }
+
+  /** The endpoints the receiver holds a secret of. */
+  get endpointsKnown(): string[] {
+    return [...this.secrets.keys()].filter((label) => label !== ENVIRONMENT_SECRET);
   }
 
   recent(): ReceivedWebhook[] {
@@ -76,7 +88,7 @@ export class DemoReceiverService {
   /** Checks one delivery and records it; returns the status to answer with. */
   receive(rawBody: Buffer | undefined, headers: WebhookHeaders): number {
     const body = rawBody ?? Buffer.alloc(0);
-    const { verification, detail } = this.verify(body, headers);
+    const { verification, detail, endpointId } = this.verify(body, headers);
     const status = verification === 'invalid' ? 400 : this.failing ? 500 : 200;
     const event = parseEvent(body);
     const header = (name: string): string | null => {
@@ -89,6 +101,7 @@ export class DemoReceiverService {
       event_type: event?.type ?? null,
       event_id: event?.id ?? null,
       data_id: event?.data?.object?.id ?? null,
+      endpoint_id: endpointId,
       verification,
       detail,
       answered: status,
@@ -100,22 +113,30 @@ export class DemoReceiverService {
   private verify(
     body: Buffer,
     headers: WebhookHeaders,
-  ): { verification: Verification; detail: string | null } {
+  ): { verification: Verification; detail: string | null; endpointId: string | null } {
     if (this.secrets.size === 0) {
-      return { verification: 'skipped', detail: 'no signing secret known: set DEMO_WEBHOOK_SECRET' };
+      return {
+        verification: 'skipped',
+        detail: 'no signing secret known: set DEMO_WEBHOOK_SECRET',
+        endpointId: null,
+      };
     }
     let failure = 'no secret matched';
-    for (const secret of this.secrets) {
+    for (const [label, secret] of this.secrets) {
       try {
         // The raw bytes as received: JSON re-serialised from req.body would not match the signature.
         verifyWebhook(body, headers, secret, { toleranceSeconds: 300 });
-        return { verification: 'verified', detail: null };
+        return {
+          verification: 'verified',
+          detail: null,
+          endpointId: label === ENVIRONMENT_SECRET ? null : label,
+        };
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         failure = `${error.reason}: ${error.message}`;
       }
     }
-    return { verification: 'invalid', detail: failure };
+    return { verification: 'invalid', detail: failure, endpointId: null };
   }
 }
 
