@@ -1,5 +1,5 @@
 /**
- * Every hand-written PostgreSQL statement on the webhook tables, whole, its parameters listed above
+ * Every hand-written PostgreSQL statement on the module's tables, whole, its parameters listed above
  * it. Rows are bound as one array per column (`unnest`), so each text is fixed and planned once per
  * connection.
  *
@@ -234,3 +234,10 @@ export const PURGE_EXPIRED = {
   count: `SELECT COUNT(*) AS count FROM interview_events WHERE id < $1`,
   events: `DELETE FROM interview_events WHERE id < $1`,
 } as const;
+
+/**
+ * The key a request presents, unless revoked, by the unique index on its hash; its scopes as the
+ * entity stores them (comma-separated). Params: $1 the key's SHA-256, hex.
+ */
+export const API_KEY_BY_HASH = `SELECT id, account_id, livemode, scopes, last_used_at FROM interview_api_keys
+  WHERE key_hash = $1 AND revoked_at IS NULL`;
