@@ -82,11 +82,11 @@ describe('the event list filtered by type on PostgreSQL: plan', () => {
 });
 
 /**
- * A page deep in the feed right after a burst of events, before any statistics know of them (the
- * table never analyzed): the page is read from the keyset index where its cursor points, limit + 1
- * entries, neither the account's rows gathered and sorted nor the index read from its top.
+ * The first page and a page deep in the feed right after a burst of events, before any statistics
+ * know of them (the table never analyzed): each is read from the keyset index where it starts,
+ * limit + 1 entries, neither the account's rows gathered and sorted nor the index read from its top.
  */
-describe('the event list deep after a burst, without statistics, on PostgreSQL: plan', () => {
+describe('the event list right after a burst, without statistics, on PostgreSQL: plan', () => {
   const BURST = 20_000;
   const LIMIT = 25;
   let host: TestHost;
@@ -154,5 +154,14 @@ describe('the event list deep after a burst, without statistics, on PostgreSQL: 
   it('reads limit + 1 index entries at 90 % depth, as planned for any values (a generic plan)', async () => {
     const { sql, params } = await deepPage(Math.round(BURST * 0.9 * 0.9));
     readsOnlyItsPage(await analyzedPlanNodes(host.app.get(DataSource), sql, params, { generic: true }));
+  });
+
+  it.each([
+    ['as planned for its values', false],
+    ['as planned for any values (a generic plan)', true],
+  ])('reads limit + 1 index entries for the first page, %s', async (_planned, generic) => {
+    const client = apiClient(host, await host.createKey(ACCOUNT, 'test'));
+    const [{ sql, params }] = await listStatements(host, () => client.get('/v1/events', { limit: LIMIT }));
+    readsOnlyItsPage(await analyzedPlanNodes(host.app.get(DataSource), sql, params, { generic }));
   });
 });
