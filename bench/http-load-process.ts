@@ -1,6 +1,16 @@
-import { httpLoad } from './http-load.js';
+import { type HttpLoad, httpLoad } from './http-load.js';
 
-/** Runs one load in this process, apart from the host it loads, and reports it to the parent. */
-const [url, authorization, seconds, connections] = process.argv.slice(2);
-const run = await httpLoad(url, authorization, Number(seconds), Number(connections));
-process.send?.({ run }, () => process.exit(0));
+/**
+ * Runs the loads the parent sends, one at a time, apart from the host it loads, and answers each:
+ * one process for every load, so that every route meets the same warm client.
+ */
+process.on('message', (load: HttpLoad) => {
+  void httpLoad(load).then(
+    (run) => process.send?.({ run }),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+});
+process.send?.({ ready: true });

@@ -3,22 +3,25 @@ import { processCpuNanos } from './process-cpu.js';
 
 export interface HttpLoadRun {
   requests: number;
-  perSecond: number;
-  /** CPU this process used per request, in microseconds; null where it could not be read. */
-  clientCpuPerRequest: number | null;
+  seconds: number;
+  /** CPU this process used over the load, in microseconds; null where it could not be read. */
+  clientCpu: number | null;
+}
+
+/** One load: GET `url` with `authorization` (none if empty) for `seconds`. */
+export interface HttpLoad {
+  url: string;
+  authorization: string;
+  seconds: number;
+  connections: number;
 }
 
 /**
- * GETs `url` for `seconds` over `connections` keep-alive connections, each sending its next request
- * once the last one's answer is read, as autocannon does. Any answer but 200 fails the run: a
- * refusal (a 429, say) is not the route's cost.
+ * GETs the load's URL for its seconds over `connections` keep-alive connections, each sending its
+ * next request once the last one's answer is read, as autocannon does. Any answer but 200 fails the
+ * run: a refusal (a 429, say) is not the route's cost.
  */
-export async function httpLoad(
-  url: string,
-  authorization: string,
-  seconds: number,
-  connections: number,
-): Promise<HttpLoadRun> {
+export async function httpLoad({ url, authorization, seconds, connections }: HttpLoad): Promise<HttpLoadRun> {
   const agent = new Agent({ connections, pipelining: 1 });
   const headers = authorization ? { authorization } : {};
   let requests = 0;
@@ -41,8 +44,7 @@ export async function httpLoad(
   await agent.close();
   return {
     requests,
-    perSecond: requests / elapsed,
-    clientCpuPerRequest:
-      cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / 1000 / requests,
+    seconds: elapsed,
+    clientCpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / 1000,
   };
 }

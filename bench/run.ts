@@ -264,6 +264,7 @@ async function main(): Promise<void> {
     const table = await apiBench({
       events: Math.round(100_000 * SCALE),
       seconds: Math.max(1, API_SECONDS * SCALE),
+      sliceSeconds: 1,
       connections: CONCURRENCY,
       runs: API_RUNS,
     });
