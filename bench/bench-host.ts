@@ -1,4 +1,4 @@
-import { type INestApplication, Module } from '@nestjs/common';
+import { type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { interviewApiMigrations, InterviewApiModule } from '../lib/index.js';
@@ -6,15 +6,25 @@ import type { CountingLogger } from './counting-logger.js';
 
 export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 export const REDIS = { host: '127.0.0.1', port: 6379 };
+export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
+
+/** What a host serving API requests adds: routes of its own, and a rate high enough for the load. */
+export interface HostExtras {
+  controllers: Type[];
+  requestsPerSecond: number;
+}
 
 /** A host app with the module on PostgreSQL schema `schema`, counting its SQL statements. */
 export async function bootBenchHost(
   schema: string,
   role: { worker: boolean; createsSchema: boolean },
   logger: CountingLogger,
+  extras?: HostExtras,
 ): Promise<INestApplication> {
   const { worker, createsSchema } = role;
+  const rate = extras?.requestsPerSecond;
   @Module({
+    controllers: extras?.controllers ?? [],
     imports: [
       TypeOrmModule.forRoot({
         type: 'postgres',
@@ -34,11 +44,13 @@ export async function bootBenchHost(
       }),
       InterviewApiModule.forRoot({
         keyPrefix: 'iv',
-        cursorSecret: 'bench-cursor-secret-0123456789abcdef',
+        cursorSecret: CURSOR_SECRET,
         redis: REDIS,
         queuePrefix: schema,
         worker,
         webhooks: { allowInsecureUrls: true, concurrency: 50 },
+        // The limiter stays on (its Redis round trip is part of every request), above the load.
+        ...(rate === undefined ? {} : { rateLimit: { live: rate, test: rate } }),
       }),
     ],
   })

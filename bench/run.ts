@@ -1,18 +1,21 @@
 import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
+import { apiBench } from './api-bench.js';
 import { ask, runScript } from './child-process.js';
 import type { CpuSplit, DeliveryRun, Topology } from './delivery-bench.js';
 import { CpuMeter } from './process-cpu.js';
 import type { RawPostLoopRun } from './raw-post-loop.js';
+import { writeResults } from './results-page.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const CONCURRENCY = 50;
-/** The results go between the markers of this page; the reading around them is written by hand. */
-const BENCHMARKS_PAGE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+/** `api` or `delivery` runs that part alone; unset, both run. */
+const ONLY = process.env.BENCH_ONLY;
+/** Seconds each API route is loaded per run, before BENCH_SCALE. */
+const API_SECONDS = Number(process.env.BENCH_API_SECONDS ?? 8);
+/** The API runs: each is a load of every route, so three give a median without an hour's run. */
+const API_RUNS = Number(process.env.BENCH_API_RUNS ?? 3);
 
 const EVENT_BODY = JSON.stringify({
   id: 'evt_0000000000bench0000000000',
@@ -119,7 +122,8 @@ function cpuTotal(split: CpuSplit): number | null {
   return parts.length === 0 ? null : parts.reduce((sum, value) => sum + value, 0);
 }
 
-async function main(): Promise<void> {
+/** The delivery engine against raw loops, as Markdown. */
+async function deliveryPart(): Promise<string> {
   const receiver = await startReceiver();
   const rawTotal = Math.round(20_000 * SCALE);
   const rawRuns: RawRun[] = [];
@@ -244,16 +248,28 @@ async function main(): Promise<void> {
       return `| ${scenario.name} | ${workerLabel(scenario)} | ${fmt(median(phases.map((p) => p.publishingSeconds)), 2)} | ${fmt(median(phases.map((p) => p.deliveredWhilePublishing)), 0)} | ${fmt(median(phases.map((p) => p.deliveredWhilePublishing / p.publishingSeconds)), 0)} | ${measuredMedian(after, 0)} | ${measuredMedian(afterRatios, 2)} |`;
     }),
   ].join('\n');
-  console.log(table);
-  const page = readFileSync(BENCHMARKS_PAGE, 'utf8');
-  const start = '<!-- bench:start -->';
-  const end = '<!-- bench:end -->';
-  if (page.includes(start) && page.includes(end)) {
-    const updated = page.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${table}\n${end}`);
-    // Formatted as the repository's prettier check wants it, so that a run leaves the page lint-clean.
-    const options = await resolveConfig(BENCHMARKS_PAGE);
-    writeFileSync(BENCHMARKS_PAGE, await format(updated, { ...options, filepath: BENCHMARKS_PAGE }));
-    console.log('docs/benchmarks.md updated.');
+  return table;
+}
+
+async function main(): Promise<void> {
+  if (ONLY !== undefined && ONLY !== 'api' && ONLY !== 'delivery') {
+    throw new Error(`BENCH_ONLY is api or delivery, not ${ONLY}`);
+  }
+  if (ONLY !== 'api') {
+    const table = await deliveryPart();
+    console.log(table);
+    await writeResults('delivery', table);
+  }
+  if (ONLY !== 'delivery') {
+    const table = await apiBench({
+      events: Math.round(100_000 * SCALE),
+      seconds: Math.max(1, API_SECONDS * SCALE),
+      sliceSeconds: 1,
+      connections: CONCURRENCY,
+      runs: API_RUNS,
+    });
+    console.log(table);
+    await writeResults('api', table);
   }
 }
 

@@ -200,6 +200,15 @@ export const MAX_BODY_DEPTH = 32;
 /** How often one API key's `last_used_at` is written at most, per process. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
+/**
+ * How long a process trusts a key it found valid without reading it again, as long as Redis says on
+ * each request that the key is not marked revoked: a bound for a mark lost with Redis's data.
+ */
+export const KNOWN_KEY_MAX_AGE_MS = 600_000;
+
+/** How many keys found valid a process keeps (the least recently found go first). */
+export const KNOWN_KEYS_MAX = 10_000;
+
 /** How long the rate limiter's connection may take to be ready at start before requests report it. */
 export const RATE_LIMIT_CONNECT_GRACE_MS = 10_000;
 

@@ -11,6 +11,7 @@ import {
 import { EventRetention } from '../lib/events/event-retention.js';
 import { type ApiClient, apiClient, ISO_MS, sleep, walkPages } from './support/api-client.js';
 import { errorEnvelope, expectParameterInvalid, expectResourceMissing } from './support/api-error.js';
+import { DB_KIND } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
 import { eventually, Receiver } from './support/receiver.js';
 import { TEST_WEBHOOKS } from './support/webhooks.js';
@@ -316,6 +317,14 @@ describe('events', () => {
      * runs, as the process receives them; `afterList` runs once the list's own statement (the one
      * measuring each event's length) is answered.
      */
+    /** The part of the driver's client a prepared statement runs through. */
+    interface PreparingClient {
+      query(
+        config: { name?: string; text: string } | string,
+        ...rest: unknown[]
+      ): Promise<{ rows: unknown[] }>;
+    }
+
     async function eventRowsRead<T>(
       during: () => Promise<T>,
       afterList: () => Promise<void> = async () => {},
@@ -343,6 +352,24 @@ describe('events', () => {
           }
           return answer;
         }) as QueryRunner['query'];
+        // A prepared statement (PostgreSQL) goes to the driver's client itself: its rows are counted
+        // there, and only its, since the runner's own queries reach the client too.
+        const connect = runner.connect.bind(runner) as () => Promise<PreparingClient>;
+        runner.connect = async () => {
+          const client = await connect();
+          return new Proxy(client, {
+            get(target, property) {
+              if (property !== 'query') return Reflect.get(target, property, target) as unknown;
+              return async (config: { name?: string; text: string } | string, ...rest: unknown[]) => {
+                const answer = await target.query(config, ...rest);
+                if (typeof config === 'object' && config.name && config.text.includes('interview_events')) {
+                  characters += JSON.stringify(answer.rows).length;
+                }
+                return answer;
+              };
+            },
+          });
+        };
         return runner;
       });
       try {
@@ -379,6 +406,7 @@ describe('events', () => {
         const eventCharacters = JSON.stringify(res.body.data[0]).length;
         // 20 events of about 200,000 characters fit in 4 Mi; the list's 101 rows held 20 MB.
         expect(characters).toBeLessThan(4 * 1024 * 1024 + eventCharacters);
+        expect(characters).toBeGreaterThan(JSON.stringify(res.body.data).length);
         pages.push(res.body.data);
         cursor = res.body.next_cursor;
       } while (cursor !== null);
@@ -403,33 +431,37 @@ describe('events', () => {
       expect(pages[1].data[0].data.object).toMatchObject({ transcript: '\u{1F600}'.repeat(250_000) });
     });
 
-    it('leaves out an event deleted between reading the page’s lengths and its events', async () => {
-      const api = apiClient(large, await large.createKey('acct_large_purged', 'test'));
-      const publisher = large.app.get(EventPublisher);
-      const events: ApiEvent[] = [];
-      for (let n = 0; n < 3; n++) {
-        events.unshift(
-          await publisher.publish({
-            accountId: 'acct_large_purged',
-            type: 'result.ready',
-            livemode: false,
-            data: { id: `res_${n}`, object: 'result' },
-          }),
+    // On PostgreSQL a page is one statement, its lengths and its events read together.
+    (DB_KIND === 'sqlite' ? it : it.skip)(
+      'leaves out an event deleted between reading the page’s lengths and its events',
+      async () => {
+        const api = apiClient(large, await large.createKey('acct_large_purged', 'test'));
+        const publisher = large.app.get(EventPublisher);
+        const events: ApiEvent[] = [];
+        for (let n = 0; n < 3; n++) {
+          events.unshift(
+            await publisher.publish({
+              accountId: 'acct_large_purged',
+              type: 'result.ready',
+              livemode: false,
+              data: { id: `res_${n}`, object: 'result' },
+            }),
+          );
+        }
+        const { result: res } = await eventRowsRead(
+          () => api.get('/v1/events', { limit: 2 }),
+          async () => {
+            await large.app.get(DataSource).getRepository(EventEntity).delete({ id: events[1].id });
+          },
         );
-      }
-      const { result: res } = await eventRowsRead(
-        () => api.get('/v1/events', { limit: 2 }),
-        async () => {
-          await large.app.get(DataSource).getRepository(EventEntity).delete({ id: events[1].id });
-        },
-      );
-      expect(res.status).toBe(200);
-      expect(res.body.data.map((event: ApiEvent) => event.id)).toEqual([events[0].id]);
-      expect(res.body.has_more).toBe(true);
-      const rest = await api.get('/v1/events', { limit: 2, cursor: res.body.next_cursor });
-      expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
-      expect(rest.body.data.map((event: ApiEvent) => event.id)).toEqual([events[2].id]);
-    });
+        expect(res.status).toBe(200);
+        expect(res.body.data.map((event: ApiEvent) => event.id)).toEqual([events[0].id]);
+        expect(res.body.has_more).toBe(true);
+        const rest = await api.get('/v1/events', { limit: 2, cursor: res.body.next_cursor });
+        expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
+        expect(rest.body.data.map((event: ApiEvent) => event.id)).toEqual([events[2].id]);
+      },
+    );
   });
 
   describe('account and mode isolation', () => {

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import request from 'supertest';
 import { TestDatabase } from './support/database.js';
 import { createTestHost, type TestHost } from './support/host-app.js';
@@ -6,6 +7,12 @@ import { createTestHost, type TestHost } from './support/host-app.js';
  * Revocation takes effect at once in every instance of the host sharing the database
  * (docs/decisions.md, API keys): two app instances over one database, as behind a load balancer.
  */
+/**
+ * Rate limits on, far above what the tests send: an instance then keeps the keys it found valid and
+ * asks Redis, in the limiter's round trip, whether each is still good.
+ */
+const LIMITED = { rateLimit: { live: 100_000, test: 100_000 } };
+
 describe('revoking a key across app instances', () => {
   let db: TestDatabase;
   let first: TestHost;
@@ -14,8 +21,8 @@ describe('revoking a key across app instances', () => {
   beforeAll(async () => {
     db = await TestDatabase.create();
     // One after the other: both synchronize the same schema at boot.
-    first = await createTestHost({ db, keepDatabase: true });
-    second = await createTestHost({ db, keepDatabase: true });
+    first = await createTestHost({ db, keepDatabase: true, module: LIMITED });
+    second = await createTestHost({ db, keepDatabase: true, module: LIMITED });
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
@@ -84,6 +91,7 @@ describe('revoking a key across app instances', () => {
       db,
       keepDatabase: true,
       cache: { alwaysEnabled: true, duration: 60_000 },
+      module: LIMITED,
     });
     try {
       const created = await cached.keys.create({
@@ -129,5 +137,62 @@ describe('revoking a key across app instances', () => {
       code: 'resource_missing',
     });
     await ping(second, created.key).expect(401);
+  });
+
+  it('is read from the database once by an instance that knows the key, and refused there at once', async () => {
+    const key = await second.createKey('acct_known', 'test');
+    const id = (await second.keys.list('acct_known'))[0].id;
+    const reads = jest.spyOn(second.keys, 'authenticate');
+    try {
+      for (let i = 0; i < 5; i++) await ping(second, key).expect(200);
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      await first.keys.revoke('acct_known', id);
+
+      await ping(second, key).expect(401);
+      await ping(second, key).expect(401);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it("marks nothing for another account's key id: that key still works on every instance", async () => {
+    const key = await first.createKey('acct_owner', 'test');
+    const id = (await first.keys.list('acct_owner'))[0].id;
+    await ping(second, key).expect(200);
+    await expect(second.keys.revoke('acct_intruder', id)).rejects.toMatchObject({ code: 'resource_missing' });
+    await ping(first, key).expect(200);
+    await ping(second, key).expect(200);
+  });
+
+  it('fails, leaving the key valid, when Redis does not take the revocation mark', async () => {
+    const cut = await createTestHost({
+      db,
+      keepDatabase: true,
+      module: { ...LIMITED, redis: { host: '127.0.0.1', port: 1 } },
+    });
+    try {
+      const key = await cut.createKey('acct_cut', 'test');
+      const id = (await cut.keys.list('acct_cut'))[0].id;
+      await expect(cut.keys.revoke('acct_cut', id)).rejects.toMatchObject({ code: 'api_error' });
+      expect((await cut.keys.retrieve('acct_cut', id)).revoked_at).toBeNull();
+      await ping(cut, key).expect(200);
+      await ping(first, key).expect(200);
+    } finally {
+      await cut.close();
+    }
+  });
+
+  it('is refused at once without rate limits, where no instance keeps keys', async () => {
+    const unlimited = await createTestHost({ db, keepDatabase: true, module: { rateLimit: false } });
+    try {
+      const key = await unlimited.createKey('acct_unlimited', 'test');
+      const id = (await unlimited.keys.list('acct_unlimited'))[0].id;
+      for (let i = 0; i < 3; i++) await ping(unlimited, key).expect(200);
+      await unlimited.keys.revoke('acct_unlimited', id);
+      await ping(unlimited, key).expect(401);
+    } finally {
+      await unlimited.close();
+    }
   });
 });

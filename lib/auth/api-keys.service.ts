@@ -3,6 +3,8 @@ import { DataSource, IsNull, type Repository } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { InjectInterviewDataSource } from '../database/interview-data-source.js';
 import { containsNul } from '../database/nul-character.js';
+import { queryPrepared } from '../database/prepared-statement.js';
+import { API_KEY_BY_HASH } from '../delivery-store/postgres-statements.js';
 import { ParameterInvalidError, ResourceMissingError } from '../errors/api-error.js';
 import { checkAccountId } from './account-id.js';
 import { generateId } from '../identifiers/generate-id.js';
@@ -13,7 +15,10 @@ import { ApiKeyEntity } from './api-key.entity.js';
 import { generateApiKey, hashApiKey, parseApiKey, type KeyMode } from './api-key-format.js';
 import { toApiKeyView, type ApiKeyView } from './api-key.view.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
+import { KnownKeys, type KnownKey } from './known-keys.js';
 import { LastUsedTracker } from './last-used-tracker.js';
+import { RateLimiter } from './rate-limiter.js';
+import { KNOWN_KEY_MAX_AGE_MS, KNOWN_KEYS_MAX } from '../interview-api.tuning.js';
 import { isScope, type Scope } from './scopes.js';
 
 export interface CreateApiKeyInput {
@@ -31,6 +36,21 @@ export interface CreatedApiKey {
   apiKey: ApiKeyView;
 }
 
+/** A row of API_KEY_BY_HASH. */
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  /** The scopes as the entity's simple-array column stores them: comma-separated. */
+  scopes: string;
+  last_used_at: Date | null;
+}
+
+/** A simple-array column's text as TypeORM reads it: an empty text is no scopes. */
+function scopesOf(text: string): Scope[] {
+  return text === '' ? [] : (text.split(',') as Scope[]);
+}
+
 /**
  * A key id that cannot name a key (not a string, or holding a NUL character, which PostgreSQL
  * cannot look up) is an unknown key, never a query: an ignored `undefined` condition would match
@@ -45,12 +65,14 @@ function checkKeyId(id: string): void {
 @Injectable()
 export class ApiKeysService {
   private readonly keys: Repository<ApiKeyEntity>;
+  private readonly knownKeys = new KnownKeys(KNOWN_KEYS_MAX, KNOWN_KEY_MAX_AGE_MS);
 
   constructor(
     @InjectInterviewDataSource() dataSource: DataSource,
     @Inject(INTERVIEW_API_OPTIONS) private readonly options: ResolvedOptions,
     private readonly lastUsed: LastUsedTracker,
     private readonly clock: Clock,
+    private readonly rateLimiter: RateLimiter,
   ) {
     this.keys = dataSource.getRepository(ApiKeyEntity);
   }
@@ -118,30 +140,77 @@ export class ApiKeysService {
   async revoke(accountId: string, id: string): Promise<void> {
     checkAccountId(accountId);
     checkKeyId(id);
-    const result = await this.keys.update(
-      { id, accountId, revokedAt: IsNull() },
-      { revokedAt: this.clock.now() },
-    );
-    if (result.affected) return;
     const exists = await this.keys.exists({ where: { id, accountId }, cache: false });
     if (!exists) throw new ResourceMissingError(`No such API key: ${id}.`, 'id');
+    // Marked in Redis first: a process that knows the key asks Redis, not the database, on each
+    // request. A revocation Redis did not take fails here, and the key is left as it was.
+    await this.rateLimiter.markRevoked(id);
+    await this.keys.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
   }
 
   /**
-   * The key presented, or null. Never cached (the host's query cache included), so a revocation is
-   * seen by every instance at once. For the guard only: called directly, it skips the rate limit.
+   * The key presented, read from the database, or null. Never through the host's query cache, so a
+   * revocation is seen at once. The key found is kept (see known): for the guard only; called
+   * directly, it skips the rate limit.
    * @internal
    */
   async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;
-    const record = await this.keys.findOne({ where: { keyHash: hashApiKey(token) }, cache: false });
+    const keyHash = hashApiKey(token);
+    const generation = this.rateLimiter.connectionGeneration;
+    const readAt = this.clock.now().getTime();
+    const found = await this.read(keyHash);
+    if (found === null) return null;
+    this.lastUsed.touch({ id: found.key.id, lastUsedAt: found.lastUsedAt });
+    this.knownKeys.set(keyHash, { ...found, readAt, generation });
+    return found.key;
+  }
+
+  /**
+   * A key presented before and found valid then, if this process still knows it: for the guard,
+   * which trusts it only once Redis says it is not marked revoked, under the connection it was read
+   * under (RateLimiter.admit); else the guard forgets it and authenticates the key again.
+   * @internal
+   */
+  known(token: string): KnownKey | undefined {
+    if (!parseApiKey(this.options.keyPrefix, token)) return undefined;
+    return this.knownKeys.get(hashApiKey(token), this.clock.now().getTime());
+  }
+
+  /**
+   * The guard let a request through with a known key: its use counts for `last_used_at`.
+   * @internal
+   */
+  used(known: KnownKey): void {
+    this.lastUsed.touch({ id: known.key.id, lastUsedAt: known.lastUsedAt });
+  }
+
+  /** @internal */
+  forget(token: string): void {
+    this.knownKeys.delete(hashApiKey(token));
+  }
+
+  private async read(keyHash: string): Promise<Pick<KnownKey, 'key' | 'lastUsedAt'> | null> {
+    const { manager } = this.keys;
+    if (manager.connection.options.type === 'postgres') {
+      const [row] = await queryPrepared<ApiKeyRow>(manager, API_KEY_BY_HASH, [keyHash]);
+      if (!row) return null;
+      const key = {
+        id: row.id,
+        accountId: row.account_id,
+        livemode: row.livemode,
+        scopes: scopesOf(row.scopes),
+      };
+      return { key, lastUsedAt: row.last_used_at };
+    }
+    const record = await this.keys.findOne({ where: { keyHash }, cache: false });
     if (!record || record.revokedAt) return null;
-    this.lastUsed.touch(record);
-    return {
+    const key = {
       id: record.id,
       accountId: record.accountId,
       livemode: record.livemode,
       scopes: record.scopes,
     };
+    return { key, lastUsedAt: record.lastUsedAt };
   }
 }

@@ -2,7 +2,7 @@ import { InvalidApiKeyError } from '../errors/api-error.js';
 import type { RateLimitState } from '../errors/rate-limit-headers.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { Admission, RateLimiter } from './rate-limiter.js';
 
 /** The scheme is case-insensitive (RFC 7235 §2.1), and followed by one or more spaces. */
 const BEARER = /^Bearer +(\S+)$/i;
@@ -39,6 +39,11 @@ export interface AdmittedRequest {
  * The key a /v1 request is made with, once valid and within its rate; throws the 401 or 429
  * otherwise. Under the failed-authentication limit, a key not found counts against the client's
  * address, and an address over the limit is refused before its key is looked up.
+ *
+ * A key this process found valid before is not read again while Redis, in the rate limiter's one
+ * round trip, says it is not marked revoked (a revocation marks it there before the database says
+ * so) on the same connection it was read under; otherwise, and while requests go unmetered, the key
+ * is read from the database.
  */
 export async function authenticateRequest(
   { authorization, ip }: PresentedCredentials,
@@ -48,6 +53,20 @@ export async function authenticateRequest(
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
   const lookedUp = await rateLimiter.beginLookup(ip);
+  const known = keys.known(token);
+  let admission: Admission | null | undefined;
+  if (known !== undefined) {
+    admission = await rateLimiter.admit(known.key).catch(async (error: unknown) => {
+      await lookedUp(true);
+      throw error;
+    });
+    if (admission !== null && !admission.revoked && admission.generation === known.generation) {
+      void lookedUp(true);
+      keys.used(known);
+      return { key: known.key, bucket: admission.bucket };
+    }
+    keys.forget(token);
+  }
   const key = await keys.authenticate(token).catch(async (error: unknown) => {
     await lookedUp(true);
     throw error;
@@ -58,9 +77,14 @@ export async function authenticateRequest(
   }
   // Found: nothing to count, only the look-up to end, at once; no wait on the guard's path.
   void lookedUp(true);
-  const bucket = await rateLimiter.admit(key);
+  if (admission === undefined) admission = await rateLimiter.admit(key);
+  if (admission?.revoked) {
+    // Marked revoked, not yet in the database (or its revocation failed there): refused all the same.
+    keys.forget(token);
+    throw new InvalidApiKeyError();
+  }
   return {
     key: { id: key.id, accountId: key.accountId, livemode: key.livemode, scopes: key.scopes },
-    bucket,
+    bucket: admission?.bucket ?? null,
   };
 }

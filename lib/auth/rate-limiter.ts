@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Redis } from 'ioredis';
-import { RateLimitedError } from '../errors/api-error.js';
+import { InternalApiError, RateLimitedError } from '../errors/api-error.js';
 import type { RateLimitState } from '../errors/rate-limit-headers.js';
 import { RepeatLimitedWarnings } from '../errors/repeat-limited-warnings.js';
 import { INTERVIEW_API_OPTIONS } from '../interview-api.constants.js';
@@ -18,15 +18,34 @@ import { StallGuard } from '../redis/stall-guard.js';
 import { AddressFailures } from './address-failures.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import { clientAddressKey } from './client-address.js';
-import { RATE_LIMIT_CONNECT_GRACE_MS, RATE_LIMIT_REDIS_TIMEOUT_MS } from '../interview-api.tuning.js';
+import {
+  KNOWN_KEY_MAX_AGE_MS,
+  RATE_LIMIT_CONNECT_GRACE_MS,
+  RATE_LIMIT_REDIS_TIMEOUT_MS,
+} from '../interview-api.tuning.js';
+
+/** A key's revocation mark outlives, twice over, whatever any process knew of the key before it. */
+const REVOCATION_MARK_MS = 2 * KNOWN_KEY_MAX_AGE_MS;
+
+/**
+ * A metered request's answer from Redis: the bucket once a token was taken, or that the key is
+ * marked revoked; `generation` the connection's (see connectionGeneration) when it was asked.
+ */
+export interface Admission {
+  revoked: boolean;
+  bucket: RateLimitState | null;
+  generation: number;
+}
 
 /**
  * A token bucket per key, in Redis so every process shares it, on Redis's clock so theirs need not
- * agree. KEYS[1] the bucket; ARGV[1] tokens a second, also the bucket's size. Answers, in the one
- * round trip: 0 when a token was taken, else the milliseconds until one is due (a refused request
- * takes nothing); the whole tokens left; the whole seconds, rounded up, until the bucket is full.
+ * agree. KEYS[1] the bucket; KEYS[2] the key's revocation mark; ARGV[1] tokens a second, also the
+ * bucket's size. Answers, in the one round trip: 0 when a token was taken, else the milliseconds
+ * until one is due (a refused request takes nothing), or -1 for a key marked revoked (nothing
+ * taken); the whole tokens left; the whole seconds, rounded up, until the bucket is full.
  */
 const TAKE_TOKEN = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return {-1, 0, 0} end
 local rate = tonumber(ARGV[1])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -58,7 +77,11 @@ return {count, left}
 
 /** A Redis connection with the scripts as commands of their own (sent by SHA once loaded). */
 interface BucketConnection extends Redis {
-  takeToken(bucket: string, rate: number): Promise<[waitMs: number, remaining: number, resetSeconds: number]>;
+  takeToken(
+    bucket: string,
+    revoked: string,
+    rate: number,
+  ): Promise<[waitMs: number, remaining: number, resetSeconds: number]>;
   countFailure(counter: string, windowMs: number): Promise<[number, number]>;
 }
 
@@ -80,6 +103,12 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
   private readonly stallGuard = new StallGuard();
   /** Until when a connection not ready yet is the start's, not news. */
   private quietUntil = 0;
+  /**
+   * How many times the connection has become ready: a revocation mark Redis held before it went away
+   * may be gone when it comes back, so what a mark vouched for under an earlier connection is not
+   * vouched for now.
+   */
+  private connections = 0;
   /** Null unless the host limits failed authentications. */
   private readonly failures: AddressFailures | null;
   private readonly failureWindowMs: number;
@@ -105,8 +134,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
     // A connection that never becomes ready raises no error when the server accepts it and answers
     // nothing: past the start's grace, a request meeting it says so.
     this.quietUntil = Date.now() + RATE_LIMIT_CONNECT_GRACE_MS;
-    connection.on('ready', () => (this.quietUntil = 0));
-    connection.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    connection.on('ready', () => {
+      this.quietUntil = 0;
+      this.connections++;
+    });
+    connection.defineCommand('takeToken', { numberOfKeys: 2, lua: TAKE_TOKEN });
     connection.defineCommand('countFailure', { numberOfKeys: 1, lua: COUNT_FAILURE });
     this.connection = connection as BucketConnection;
   }
@@ -124,20 +156,29 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
     }
   }
 
+  /** The connection's generation: 0 before it is first ready, then one more each time it is ready again. */
+  get connectionGeneration(): number {
+    return this.connections;
+  }
+
   /**
    * Takes a token for one request of `key` and answers its bucket as the token left it, or refuses
-   * the request with 429, how long to wait and the bucket. With limits off, or while Redis does not
-   * answer, every request is let through unmetered (null).
+   * the request with 429, how long to wait and the bucket. A key marked revoked takes nothing and is
+   * answered `revoked`. With limits off, or while Redis does not answer, every request is let through
+   * unmetered (null), and nothing is said of revocation.
    */
-  async admit(key: AuthenticatedApiKey): Promise<RateLimitState | null> {
+  async admit(key: AuthenticatedApiKey): Promise<Admission | null> {
     const { rateLimit } = this.options;
     const { connection } = this;
     if (rateLimit === false || connection === null) return null;
     const limit = key.livemode ? rateLimit.live : rateLimit.test;
-    const bucket = `${this.options.queuePrefix}:rate:${key.id}`;
-    const answer = await this.ask(() => connection.takeToken(bucket, limit));
+    const generation = this.connections;
+    const answer = await this.ask(() =>
+      connection.takeToken(this.bucketOf(key.id), this.revocationMarkOf(key.id), limit),
+    );
     if (answer === undefined) return null;
     const [waitMs, remaining, resetSeconds] = answer;
+    if (waitMs < 0) return { revoked: true, bucket: null, generation };
     const state: RateLimitState = { limit, remaining, resetSeconds };
     if (waitMs > 0) {
       const retryAfter = Math.ceil(waitMs / 1000);
@@ -147,7 +188,34 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
         state,
       );
     }
-    return state;
+    return { revoked: false, bucket: state, generation };
+  }
+
+  /**
+   * Marks key `id` revoked for every process, before the database says so: a process that knows the
+   * key from an earlier request asks Redis, not the database, whether it still holds (see admit). The
+   * mark outlives anything known of the key before it. Throws when Redis does not take it, so that a
+   * revocation is never recorded where some process would not see it; with limits off, no process
+   * knows keys, and nothing is marked.
+   */
+  async markRevoked(id: string): Promise<void> {
+    const { connection } = this;
+    if (this.options.rateLimit === false || connection === null) return;
+    const marked = await this.ask(() =>
+      connection.set(this.revocationMarkOf(id), '1', 'PX', REVOCATION_MARK_MS),
+    );
+    if (marked !== 'OK') {
+      this.logger.warn(`API key ${id} not revoked: Redis did not take its revocation mark.`);
+      throw new InternalApiError();
+    }
+  }
+
+  private bucketOf(id: string): string {
+    return `${this.options.queuePrefix}:rate:${id}`;
+  }
+
+  private revocationMarkOf(id: string): string {
+    return `${this.options.queuePrefix}:revoked:${id}`;
   }
 
   /**

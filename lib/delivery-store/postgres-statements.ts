@@ -1,5 +1,5 @@
 /**
- * Every hand-written PostgreSQL statement on the webhook tables, whole, its parameters listed above
+ * Every hand-written PostgreSQL statement on the module's tables, whole, its parameters listed above
  * it. Rows are bound as one array per column (`unnest`), so each text is fixed and planned once per
  * connection.
  *
@@ -265,3 +265,44 @@ export const SECRETS_AT_REST = {
   encryptedEndpoint: `SELECT secret AS value FROM interview_webhook_endpoints WHERE secret LIKE 'enc:%' LIMIT 1`,
   encryptedAnswer: `SELECT response_body AS value FROM interview_idempotency_keys WHERE response_body LIKE 'enc:%' LIMIT 1`,
 } as const;
+
+/**
+ * A page of `limit` events of the feed, newest first, with its size budget, in one statement: the
+ * keyset index is read from the position the page starts below and stops after `limit + 1` entries.
+ * The lowest created_at is a condition of the scan, which keeps that ordered read right after a
+ * burst, before any statistics (test/event-list-plans.e2e-spec.ts holds it). A payload comes back only for the leading rows whose characters
+ * (LENGTH) fit the budget, the first row always, so the database sends no more than the budget and
+ * one event. The limit is written into the text, an integer from the validated list parameters.
+ * Params: $1 account_id, $2 livemode, $3 the lowest created_at listed, $4 and $5 the created_at and
+ * id the page starts below, $6 the budget of payload characters.
+ */
+export const EVENT_PAGE = (limit: number): string => `SELECT id, CAST(created_at AS TEXT) AS position,
+    CASE WHEN row_number() OVER w <= ${limit} AND (row_number() OVER w = 1 OR sum(length(payload)) OVER w <= $6)
+         THEN payload END AS payload
+  FROM (SELECT id, created_at, payload FROM interview_events
+        WHERE account_id = $1 AND livemode = $2 AND created_at >= $3 AND (created_at, id) < ($4, $5)
+        ORDER BY created_at DESC, id DESC
+        LIMIT ${limit + 1}) page
+  WINDOW w AS (ORDER BY created_at DESC, id DESC ROWS UNBOUNDED PRECEDING)
+  ORDER BY created_at DESC, id DESC`;
+
+/** EVENT_PAGE of some types only. Params: $1 to $6 as EVENT_PAGE's, $7 the types, an array. */
+export const EVENT_PAGE_OF_TYPES = (
+  limit: number,
+): string => `SELECT id, CAST(created_at AS TEXT) AS position,
+    CASE WHEN row_number() OVER w <= ${limit} AND (row_number() OVER w = 1 OR sum(length(payload)) OVER w <= $6)
+         THEN payload END AS payload
+  FROM (SELECT id, created_at, payload FROM interview_events
+        WHERE account_id = $1 AND livemode = $2 AND created_at >= $3 AND (created_at, id) < ($4, $5)
+          AND type = ANY($7::text[])
+        ORDER BY created_at DESC, id DESC
+        LIMIT ${limit + 1}) page
+  WINDOW w AS (ORDER BY created_at DESC, id DESC ROWS UNBOUNDED PRECEDING)
+  ORDER BY created_at DESC, id DESC`;
+
+/**
+ * The key a request presents, unless revoked, by the unique index on its hash; its scopes as the
+ * entity stores them (comma-separated). Params: $1 the key's SHA-256, hex.
+ */
+export const API_KEY_BY_HASH = `SELECT id, account_id, livemode, scopes, last_used_at FROM interview_api_keys
+  WHERE key_hash = $1 AND revoked_at IS NULL`;

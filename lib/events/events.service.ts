@@ -8,6 +8,7 @@ import type { ListParams } from '../pagination/list-params.js';
 import { Paginator } from '../pagination/paginator.js';
 import { type ApiEvent, toApiEvent } from './api-event.js';
 import { EventEntity } from './event.entity.js';
+import { eventPage } from './event-page.js';
 import { EventRetention } from './event-retention.js';
 import { EventTypes } from './event-types.js';
 import { EVENT_PAGE_CHARACTERS } from '../interview-api.tuning.js';
@@ -23,14 +24,17 @@ export class EventsService {
   ) {}
 
   list(key: AuthenticatedApiKey, params: ListParams): Promise<ListEnvelope<ApiEvent>> {
+    const types = params.filters.type === undefined ? null : this.typesSelected(params.filters.type);
+    if (this.dataSource.options.type === 'postgres') {
+      const horizon = this.retention.horizon();
+      return eventPage(this.dataSource.manager, this.paginator, { key, params, horizon, types });
+    }
     const query = this.dataSource
       .getRepository(EventEntity)
       .createQueryBuilder('event')
       .where('event.createdAt >= :horizon', { horizon: this.retention.horizon() });
-    if (params.filters.type !== undefined) {
-      // A list of types rather than a pattern, so that the type index serves a group too.
-      query.andWhere('event.type IN (:...types)', { types: this.typesSelected(params.filters.type) });
-    }
+    // A list of types rather than a pattern, so that the type index serves a group too.
+    if (types !== null) query.andWhere('event.type IN (:...types)', { types });
     return this.paginator.page(
       {
         list: 'events',

@@ -58,6 +58,24 @@ export function comparableBound(prepared: unknown): unknown {
   return typeof prepared === 'string' ? prepared.replace(WHOLE_SECOND_TEXT, '$1') : prepared;
 }
 
+/** What a list's cursors are bound to: the list, the key's account and mode, and the filters. */
+export function cursorBinding(
+  list: string,
+  scope: { accountId: string; livemode: boolean },
+  params: ListParams,
+): CursorBinding {
+  return {
+    list,
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    filters: {
+      ...params.filters,
+      created_gte: params.createdGte?.toISOString(),
+      created_lt: params.createdLt?.toISOString(),
+    },
+  };
+}
+
 /**
  * The one paginator of every list: scoped to the key's account and mode, newest first, keyset on
  * (created_at, id) (never OFFSET), so that rows created while a client pages never shift a page.
@@ -93,16 +111,7 @@ export class Paginator {
     const driver = query.connection.driver;
     const createdAt = `${alias}.${columns.createdAt}`;
     const id = `${alias}.${columns.id}`;
-    const binding: CursorBinding = {
-      list: request.list,
-      accountId: scope.accountId,
-      livemode: scope.livemode,
-      filters: {
-        ...params.filters,
-        created_gte: params.createdGte?.toISOString(),
-        created_lt: params.createdLt?.toISOString(),
-      },
-    };
+    const binding = cursorBinding(request.list, scope, params);
 
     // TypeORM ANDs a condition onto the previous ones without brackets: the host's `a OR b` would
     // become `a OR (b AND account = ...)`, listing other accounts' rows. Its conditions are one term.
@@ -125,14 +134,8 @@ export class Paginator {
         pageCreatedLt: comparableBound(driver.preparePersistentValue(params.createdLt, createdAtColumn)),
       });
     }
-    if (params.cursor !== undefined) {
-      const position = this.codec.decode(params.cursor, binding);
-      if (!position) {
-        throw new ParameterInvalidError(
-          'cursor',
-          'cursor is invalid: pass the next_cursor of the previous page, with the same filters.',
-        );
-      }
+    const position = this.startBelow(params, binding);
+    if (position) {
       query.andWhere(`(${createdAt}, ${id}) < (:pageCursorCreatedAt, :pageCursorId)`, {
         pageCursorCreatedAt: position.createdAt,
         pageCursorId: position.id,
@@ -178,6 +181,31 @@ export class Paginator {
       has_more: next !== null,
       next_cursor: next && this.codec.encode(next, binding),
     };
+  }
+
+  /**
+   * Where the page asked for starts: below its cursor's position, or at the top (null). A cursor that
+   * is not this list's, these filters', or not a cursor at all is refused.
+   * @internal
+   */
+  startBelow(params: ListParams, binding: CursorBinding): CursorPosition | null {
+    if (params.cursor === undefined) return null;
+    const position = this.codec.decode(params.cursor, binding);
+    if (!position) {
+      throw new ParameterInvalidError(
+        'cursor',
+        'cursor is invalid: pass the next_cursor of the previous page, with the same filters.',
+      );
+    }
+    return position;
+  }
+
+  /**
+   * The cursor of the page after the one ending at `position`.
+   * @internal
+   */
+  cursorAfter(position: CursorPosition, binding: CursorBinding): string {
+    return this.codec.encode(position, binding);
   }
 
   /** The last row a page of an unindexed filter reads, if the list goes that far. */

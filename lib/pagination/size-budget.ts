@@ -22,7 +22,7 @@ export interface SizedPage<E> {
 const SIZE_COLUMN = 'page_row_size';
 
 /** How many of the first `sizes` fit in `max` (one at least, if there is one). */
-function fitting(sizes: number[], max: number): number {
+export function fitting(sizes: number[], max: number): number {
   let total = 0;
   for (let i = 0; i < sizes.length; i++) {
     total += sizes[i];

@@ -39,18 +39,41 @@ export function planNodes(dataSource: DataSource, statement: string, params: unk
   return explained(dataSource, 'FORMAT JSON', statement, params);
 }
 
-/** Every node of the plan PostgreSQL ran for `statement`, whose writes are then rolled back. */
+/**
+ * Every node of the plan PostgreSQL ran for `statement` (with the buffers it read), whose writes are
+ * then rolled back. `generic`: the plan a prepared statement settles on after its first runs, made
+ * for any values rather than these.
+ */
 export async function analyzedPlanNodes(
   dataSource: DataSource,
   statement: string,
   params: unknown[],
+  { generic = false }: { generic?: boolean } = {},
 ): Promise<AnalyzedPlanNode[]> {
+  const options = 'ANALYZE, BUFFERS, FORMAT JSON';
   const runner = dataSource.createQueryRunner();
   await runner.startTransaction();
   try {
-    return await explained<AnalyzedPlanNode>(runner, 'ANALYZE, FORMAT JSON', statement, params);
+    if (!generic) return await explained<AnalyzedPlanNode>(runner, options, statement, params);
+    await runner.query('SET LOCAL plan_cache_mode = force_generic_plan');
+    await runner.query(`PREPARE plan_probe AS ${statement}`);
+    try {
+      const values = params.map((value) => literal(value)).join(', ');
+      return await explained<AnalyzedPlanNode>(runner, options, `EXECUTE plan_probe(${values})`, []);
+    } finally {
+      await runner.query('DEALLOCATE plan_probe');
+    }
   } finally {
     await runner.rollbackTransaction();
     await runner.release();
   }
+}
+
+/** A value as SQL text, for EXECUTE's arguments (which take no bind parameters). */
+function literal(value: unknown): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return literal(value.toISOString());
+  if (Array.isArray(value)) return `ARRAY[${value.map((item) => literal(item)).join(', ')}]`;
+  return `'${String(value).replace(/'/g, "''")}'`;
 }
