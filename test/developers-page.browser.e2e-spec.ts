@@ -33,7 +33,7 @@ describeInChromium(
     /** The Idempotency-Key of each POST the page sent to /v1 (undefined when it sent none). */
     const v1Posts: (string | undefined)[] = [];
     /** The key and the endpoint with eleven deliveries that the "Load more" test made, for the tests after it. */
-    const paged = { key: '', endpointId: '' };
+    const paged = { key: '', keyId: '', endpointId: '' };
 
     const dashboard = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
       const answer = await fetch(`${app.baseUrl}/developers/api${path}`, init);
@@ -456,7 +456,7 @@ describeInChromium(
       await page.locator('#deliveries-body tr').nth(10).waitFor();
       expect(await rowKeys('#deliveries-body')).toEqual(deliveries);
       expect(await deliveriesMore.isHidden()).toBe(true);
-      Object.assign(paged, { key: manager.key, endpointId });
+      Object.assign(paged, { key: manager.key, keyId: manager.id, endpointId });
     });
 
     it("shows the edit form's errors next to their field and in the live region, and changes nothing", async () => {
@@ -577,6 +577,70 @@ describeInChromium(
         .locator('#endpoints-body td.empty', { hasText: endpointsRefused.body.error.message })
         .waitFor();
       expect(await page.locator('tr[data-key]', { hasText: liveEndpoint.body.id }).count()).toBe(0);
+    });
+
+    it('keeps the rows "Load more" added when a refresh of the list overlaps it', async () => {
+      expect(paged.keyId).toMatch(/^key_/);
+      const listPath = (url: URL, cursor: boolean): boolean =>
+        url.pathname === '/v1/webhook_endpoints' && url.searchParams.has('cursor') === cursor;
+      const firstPage = (url: URL): boolean => listPath(url, false);
+      const nextPage = (url: URL): boolean => listPath(url, true);
+      /** Resolves when the page next asks for the list's first page: a refresh of the list. */
+      const refreshAsked = (): Promise<unknown> =>
+        page.waitForRequest((request) => firstPage(new URL(request.url())));
+      type List = { data: { id: string }[] };
+      const all = (await v1<List>(paged.key, '/webhook_endpoints?limit=100')).body.data.map(({ id }) => id);
+      expect(all.length).toBeGreaterThan(10);
+      const more = page.locator('#endpoints-more');
+      const showsAll = async (): Promise<void> => {
+        await page
+          .locator('#endpoints-body tr')
+          .nth(all.length - 1)
+          .waitFor();
+        expect(await rowKeys('#endpoints-body')).toEqual(all);
+        expect(await more.isHidden()).toBe(true);
+      };
+      try {
+        // The next page is answered only once the periodic refresh has asked for the list again.
+        await pasteKey({ key: paged.key, id: paged.keyId });
+        await more.waitFor();
+        const refreshed = refreshAsked();
+        await page.route(nextPage, async (route) => {
+          await refreshed;
+          await route.continue();
+        });
+        await more.click();
+        await showsAll();
+        await page.unrouteAll();
+
+        // A refresh held until "Load more" has shown its rows.
+        await page.locator('label', { hasText: 'Live mode' }).click();
+        await page.locator('label', { hasText: 'Test mode' }).click();
+        await more.waitFor();
+        expect(await rowKeys('#endpoints-body')).toEqual(all.slice(0, 10));
+        let release = (): void => undefined;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const held = new Promise<void>((resolve) =>
+          page.route(firstPage, async (route) => {
+            resolve();
+            await released;
+            await route.continue();
+          }),
+        );
+        await held;
+        await more.click();
+        await page
+          .locator('#endpoints-body tr')
+          .nth(all.length - 1)
+          .waitFor();
+        const nextRefresh = refreshAsked();
+        release();
+        // The page refreshes one round at a time: its next round starts after the held one was handled.
+        await nextRefresh;
+        await showsAll();
+      } finally {
+        await page.unrouteAll();
+      }
     });
   },
 );
