@@ -604,9 +604,8 @@ describeInChromium(
         // The next page is answered only once the periodic refresh has asked for the list again.
         await pasteKey({ key: paged.key, id: paged.keyId });
         await more.waitFor();
-        const refreshed = refreshAsked();
         await page.route(nextPage, async (route) => {
-          await refreshed;
+          await refreshAsked();
           await route.continue();
         });
         await more.click();
