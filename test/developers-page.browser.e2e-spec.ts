@@ -32,15 +32,45 @@ describeInChromium(
     const pageErrors: string[] = [];
     /** The Idempotency-Key of each POST the page sent to /v1 (undefined when it sent none). */
     const v1Posts: (string | undefined)[] = [];
+    /** The key and the endpoint with eleven deliveries that the "Load more" test made, for the tests after it. */
+    const paged = { key: '', keyId: '', endpointId: '' };
 
     const dashboard = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
       const answer = await fetch(`${app.baseUrl}/developers/api${path}`, init);
       return { status: answer.status, body: (await answer.json()) as T };
     };
-    const v1 = async <T>(key: string, path: string): Promise<{ status: number; body: T }> => {
-      const answer = await fetch(`${app.baseUrl}/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+    /** A /v1 request with `key`: a GET, or `method` with `body` as JSON. */
+    const v1 = async <T>(
+      key: string,
+      path: string,
+      send?: { method: 'POST' | 'PATCH'; body: object },
+    ): Promise<{ status: number; body: T }> => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const answer = await fetch(`${app.baseUrl}/v1${path}`, {
+        headers,
+        ...(send ? { method: send.method, body: JSON.stringify(send.body) } : {}),
+      });
       return { status: answer.status, body: (await answer.json()) as T };
     };
+    /** A key made through the host's route (not yet used by the page), with its id. */
+    const newKey = async (mode: 'test' | 'live', scopes: string[]): Promise<{ key: string; id: string }> => {
+      const created = await dashboard<{ key: string; apiKey: { id: string } }>('/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `${mode} ${scopes.join(' ')}`, mode, scopes }),
+      });
+      expect(created.status).toBe(201);
+      return { key: created.body.key, id: created.body.apiKey.id };
+    };
+    /** Pastes `key` into the page's key field, as a user would, and waits until the page uses it. */
+    const pasteKey = async ({ key, id }: { key: string; id: string }): Promise<void> => {
+      await page.locator('#active-key').fill(key);
+      await page.locator('#active-key').press('Tab');
+      await page.locator('#active-key-info', { hasText: id }).waitFor();
+    };
+    /** The data-key of each row of a table body, in order. */
+    const rowKeys = (tbody: string): Promise<(string | undefined)[]> =>
+      page.locator(`${tbody} tr`).evaluateAll((rows) => rows.map((row) => row.dataset.key));
     const received = async (): Promise<ReceivedWebhook[]> =>
       (await dashboard<{ received: ReceivedWebhook[] }>('/receiver')).body.received;
     /** Waits until the button is no longer busy with its request. */
@@ -281,6 +311,9 @@ describeInChromium(
       expect(await page.locator('#endpoint-test').isDisabled()).toBe(true);
       expect(await page.locator('#endpoint-reason').textContent()).toMatch(/Enable the endpoint/);
       await page.locator('#delivery-replay:disabled').waitFor();
+      expect(await page.locator('#delivery-detail .actions .reason').textContent()).toMatch(
+        /Enable the endpoint to replay/,
+      );
       await browser.screenshot('disabled');
       await page.getByRole('button', { name: 'Enable' }).click();
       await page.locator('#endpoint-facts .badge', { hasText: 'enabled' }).waitFor();
@@ -367,6 +400,246 @@ describeInChromium(
         .evaluateAll((rows) => rows.map((row) => row.dataset.key));
       expect(new Set(shown).size).toBe(shown.length);
       expect(await more.isHidden()).toBe(true);
+    });
+
+    it('pages the endpoints and an endpoint\'s deliveries by cursor with "Load more"', async () => {
+      const manager = await newKey('test', ['developers:manage']);
+      const added: string[] = [];
+      for (let created = 0; created < 11; created++) {
+        const endpoint = await v1<{ id: string }>(manager.key, '/webhook_endpoints', {
+          method: 'POST',
+          body: {
+            url: `${app.baseUrl}/demo-receiver`,
+            enabled_events: ['*'],
+            description: `paged ${created}`,
+          },
+        });
+        expect(endpoint.status).toBe(201);
+        added.push(endpoint.body.id);
+      }
+      const endpointId = added[0];
+      for (let sent = 0; sent < 11; sent++) {
+        const test = await v1(manager.key, `/webhook_endpoints/${endpointId}/test`, {
+          method: 'POST',
+          body: {},
+        });
+        expect(test.status).toBe(201);
+      }
+      type List = { data: { id: string }[] };
+      const ids = async (path: string): Promise<string[]> =>
+        (await v1<List>(manager.key, `${path}?limit=100`)).body.data.map(({ id }) => id);
+      const allEndpoints = await ids('/webhook_endpoints');
+      expect(allEndpoints.length).toBeGreaterThan(10);
+      await pasteKey(manager);
+
+      // Endpoints: ten rows, then the rest after "Load more", in the API's order, and no button left.
+      const endpointsMore = page.locator('#endpoints-more');
+      await endpointsMore.waitFor();
+      expect(await rowKeys('#endpoints-body')).toEqual(allEndpoints.slice(0, 10));
+      await endpointsMore.click();
+      await page
+        .locator('#endpoints-body tr')
+        .nth(allEndpoints.length - 1)
+        .waitFor();
+      expect(await rowKeys('#endpoints-body')).toEqual(allEndpoints);
+      expect(await endpointsMore.isHidden()).toBe(true);
+
+      // One endpoint's eleven deliveries: ten, then the eleventh.
+      const deliveries = await ids(`/webhook_endpoints/${endpointId}/deliveries`);
+      expect(deliveries).toHaveLength(11);
+      await page.locator('#endpoints-body button[data-action=open]', { hasText: endpointId }).click();
+      await page.locator('#endpoint-detail-id', { hasText: endpointId }).waitFor();
+      const deliveriesMore = page.locator('#deliveries-more');
+      await deliveriesMore.waitFor();
+      expect(await rowKeys('#deliveries-body')).toEqual(deliveries.slice(0, 10));
+      await deliveriesMore.click();
+      await page.locator('#deliveries-body tr').nth(10).waitFor();
+      expect(await rowKeys('#deliveries-body')).toEqual(deliveries);
+      expect(await deliveriesMore.isHidden()).toBe(true);
+      Object.assign(paged, { key: manager.key, keyId: manager.id, endpointId });
+    });
+
+    it("shows the edit form's errors next to their field and in the live region, and changes nothing", async () => {
+      expect(paged.endpointId).toMatch(/^whk_/);
+      const path = `/webhook_endpoints/${paged.endpointId}`;
+      await page.locator('#endpoint-detail-id', { hasText: paged.endpointId }).waitFor();
+      const before = (await v1(paged.key, path)).body;
+      const save = page.getByRole('button', { name: 'Save changes' });
+      const liveErrors = page.locator('#live-errors');
+
+      // No event type: refused by the page itself.
+      await page.locator('#edit-events input[name=all-events]').uncheck();
+      await save.click();
+      const eventsError = page.locator('#edit-events-error');
+      await eventsError.filter({ hasText: /\S/ }).waitFor();
+      const eventsMessage = (await eventsError.textContent()) ?? '';
+      expect(eventsMessage).toMatch(/at least one event type/);
+      expect(await page.locator('#edit-events').getAttribute('aria-invalid')).toBe('true');
+      expect(await liveErrors.textContent()).toBe(eventsMessage);
+
+      // A URL the API refuses: its message by the URL field, the events' error gone.
+      await page.locator('#edit-events input[name=all-events]').check();
+      await page.locator('#edit-url').fill('not a url');
+      await page.locator('#edit-description').fill('Not saved');
+      await save.click();
+      const urlError = page.locator('#edit-url-error');
+      await urlError.filter({ hasText: /\S/ }).waitFor();
+      await idle('#endpoint-edit button[type=submit]');
+      const urlMessage = (await urlError.textContent()) ?? '';
+      expect(urlMessage).toMatch(/url/i);
+      expect(await page.locator('#edit-url').getAttribute('aria-invalid')).toBe('true');
+      expect(await liveErrors.textContent()).toBe(urlMessage);
+      expect(await eventsError.textContent()).toBe('');
+      expect(await page.locator('#edit-events').getAttribute('aria-invalid')).toBeNull();
+      await browser.screenshot('edit-url-refused');
+
+      expect((await v1(paged.key, path)).body).toEqual(before);
+      expect(await page.locator('#endpoint-facts').textContent()).not.toContain('Not saved');
+    });
+
+    it('disables Send test event and Replay, saying why, once the endpoint is disabled', async () => {
+      expect(paged.endpointId).toMatch(/^whk_/);
+      await page.locator('#deliveries-body button[data-action=open]').first().click();
+      const replay = page.locator('#delivery-replay');
+      await replay.waitFor();
+      expect(await replay.isEnabled()).toBe(true);
+      // Disabled through the API: the page's refresh shows it and blocks both actions.
+      const disabled = await v1<{ status: string }>(paged.key, `/webhook_endpoints/${paged.endpointId}`, {
+        method: 'PATCH',
+        body: { disabled: true },
+      });
+      expect(disabled.body.status).toBe('disabled');
+      await page.locator('#endpoint-facts .badge', { hasText: 'disabled' }).waitFor();
+      await page.locator('#endpoint-test:disabled').waitFor();
+      const testReason = page.locator('#endpoint-reason');
+      expect(await testReason.textContent()).toBe('Enable the endpoint to send a test event.');
+      expect(await testReason.isVisible()).toBe(true);
+      await page.locator('#delivery-replay:disabled').waitFor();
+      const replayReason = page.locator('#delivery-detail .actions .reason');
+      expect(await replayReason.textContent()).toBe('Enable the endpoint to replay its deliveries.');
+      expect(await replayReason.isVisible()).toBe(true);
+      await browser.screenshot('disabled-through-the-api');
+    });
+
+    it('empties every panel when the key or the mode changes', async () => {
+      await page.locator('#events-body button[data-action=open]').first().click();
+      await page.locator('#event-detail pre').waitFor();
+      for (const panel of ['#endpoint-detail', '#delivery-detail', '#event-detail'])
+        expect(await page.locator(panel).isVisible()).toBe(true);
+      const shownBefore = [
+        ...(await rowKeys('#endpoints-body')),
+        ...(await rowKeys('#deliveries-body')),
+        ...(await rowKeys('#events-body')),
+      ];
+      expect(shownBefore.length).toBeGreaterThan(20);
+      const anyShownBefore = async (): Promise<string[]> => {
+        const keys = await page
+          .locator('tr[data-key]')
+          .evaluateAll((rows) => rows.map((row) => row.dataset.key));
+        return keys.filter((key): key is string => shownBefore.includes(key));
+      };
+
+      // A test key that may not read endpoints or events: both panels say why, with no row of before.
+      const reader = await newKey('test', ['results:read']);
+      type Refusal = { error: { message: string } };
+      const endpointsRefused = await v1<Refusal>(reader.key, '/webhook_endpoints');
+      const eventsRefused = await v1<Refusal>(reader.key, '/events');
+      expect([endpointsRefused.status, eventsRefused.status]).toEqual([403, 403]);
+      await pasteKey(reader);
+      await page
+        .locator('#endpoints-body td.empty', { hasText: endpointsRefused.body.error.message })
+        .waitFor();
+      await page.locator('#events-body td.empty', { hasText: eventsRefused.body.error.message }).waitFor();
+      for (const panel of ['#endpoint-detail', '#delivery-detail', '#event-detail'])
+        expect(await page.locator(panel).isHidden()).toBe(true);
+      expect(await anyShownBefore()).toEqual([]);
+      await browser.screenshot('key-without-developers-scope');
+
+      // A live key with one live endpoint: the page turns to live mode and shows only that endpoint.
+      const live = await newKey('live', ['developers:manage']);
+      const liveEndpoint = await v1<{ id: string }>(live.key, '/webhook_endpoints', {
+        method: 'POST',
+        body: { url: `${app.baseUrl}/demo-receiver`, enabled_events: ['*'] },
+      });
+      expect(liveEndpoint.status).toBe(201);
+      await pasteKey(live);
+      await page.locator('#mode-banner.live').waitFor();
+      await page.locator('#endpoints-body tr', { hasText: liveEndpoint.body.id }).waitFor();
+      await page.locator('#events-body td.empty', { hasText: 'No events in live mode yet' }).waitFor();
+      await page.locator('#sessions-body td.empty', { hasText: 'No live sessions yet.' }).waitFor();
+      expect(await rowKeys('#endpoints-body')).toEqual([liveEndpoint.body.id]);
+      expect(await anyShownBefore()).toEqual([]);
+
+      // Back in test mode: the test key kept for it, and nothing of live mode.
+      await page.locator('label', { hasText: 'Test mode' }).click();
+      await page.locator('#active-key-info', { hasText: reader.id }).waitFor();
+      await page
+        .locator('#endpoints-body td.empty', { hasText: endpointsRefused.body.error.message })
+        .waitFor();
+      expect(await page.locator('tr[data-key]', { hasText: liveEndpoint.body.id }).count()).toBe(0);
+    });
+
+    it('keeps the rows "Load more" added when a refresh of the list overlaps it', async () => {
+      expect(paged.keyId).toMatch(/^key_/);
+      const listPath = (url: URL, cursor: boolean): boolean =>
+        url.pathname === '/v1/webhook_endpoints' && url.searchParams.has('cursor') === cursor;
+      const firstPage = (url: URL): boolean => listPath(url, false);
+      const nextPage = (url: URL): boolean => listPath(url, true);
+      /** Resolves when the page next asks for the list's first page: a refresh of the list. */
+      const refreshAsked = (): Promise<unknown> =>
+        page.waitForRequest((request) => firstPage(new URL(request.url())));
+      type List = { data: { id: string }[] };
+      const all = (await v1<List>(paged.key, '/webhook_endpoints?limit=100')).body.data.map(({ id }) => id);
+      expect(all.length).toBeGreaterThan(10);
+      const more = page.locator('#endpoints-more');
+      const showsAll = async (): Promise<void> => {
+        await page
+          .locator('#endpoints-body tr')
+          .nth(all.length - 1)
+          .waitFor();
+        expect(await rowKeys('#endpoints-body')).toEqual(all);
+        expect(await more.isHidden()).toBe(true);
+      };
+      try {
+        // The next page is answered only once the periodic refresh has asked for the list again.
+        await pasteKey({ key: paged.key, id: paged.keyId });
+        await more.waitFor();
+        await page.route(nextPage, async (route) => {
+          await refreshAsked();
+          await route.continue();
+        });
+        await more.click();
+        await showsAll();
+        await page.unrouteAll();
+
+        // A refresh held until "Load more" has shown its rows.
+        await page.locator('label', { hasText: 'Live mode' }).click();
+        await page.locator('label', { hasText: 'Test mode' }).click();
+        await more.waitFor();
+        expect(await rowKeys('#endpoints-body')).toEqual(all.slice(0, 10));
+        let release = (): void => undefined;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const held = new Promise<void>((resolve) =>
+          page.route(firstPage, async (route) => {
+            resolve();
+            await released;
+            await route.continue();
+          }),
+        );
+        await held;
+        await more.click();
+        await page
+          .locator('#endpoints-body tr')
+          .nth(all.length - 1)
+          .waitFor();
+        const nextRefresh = refreshAsked();
+        release();
+        // The page refreshes one round at a time: its next round starts after the held one was handled.
+        await nextRefresh;
+        await showsAll();
+      } finally {
+        await page.unrouteAll();
+      }
     });
   },
 );

@@ -13,7 +13,9 @@ export class PagedList {
     Object.assign(this, { tbody, more, columns, pageSize, fetchPage, row, emptyText });
     this.items = [];
     this.cursor = null;
-    /** Bumped by each clear and each refresh: only the answer to the latest request is shown. */
+    /** The rows a "Load more" on its way asks for: a refresh started meanwhile loads them too. */
+    this.pendingRows = 0;
+    /** Bumped by each clear, refresh and "Load more": only the answer to the latest request is shown. */
     this.generation = 0;
     more.addEventListener('click', () => this.loadMore().catch((error) => notify(error.message, true)));
   }
@@ -23,14 +25,18 @@ export class PagedList {
     this.generation++;
     this.items = [];
     this.cursor = null;
+    this.pendingRows = 0;
     this.more.hidden = true;
     fill(this.tbody, [], this.columns, text);
   }
 
-  /** Loads the first page again, as many rows as are shown now (a refresh keeps "Load more" pages). */
+  /**
+   * Loads the first page again, as many rows as are shown now and asked for by a "Load more" on its
+   * way (a refresh keeps "Load more" pages, and replaces the answer of one it overlaps).
+   */
   async refresh() {
     const generation = ++this.generation;
-    const limit = Math.min(MAX_LIMIT, Math.max(this.pageSize, this.items.length));
+    const limit = Math.min(MAX_LIMIT, Math.max(this.pageSize, this.items.length + this.pendingRows));
     let page;
     try {
       page = await this.fetchPage(null, limit);
@@ -39,18 +45,22 @@ export class PagedList {
       return;
     }
     if (generation !== this.generation) return;
+    this.pendingRows = 0;
     this.items = page.data;
     this.cursor = page.has_more ? page.next_cursor : null;
     this.render();
   }
 
+  /** Appends the next page; a refresh on its way would drop these rows, so its answer is not shown. */
   async loadMore() {
     if (!this.cursor) return;
-    const generation = this.generation;
+    const generation = ++this.generation;
+    this.pendingRows = this.pageSize;
     this.more.disabled = true;
     try {
       const page = await this.fetchPage(this.cursor, this.pageSize);
       if (generation !== this.generation) return;
+      this.pendingRows = 0;
       this.items = this.items.concat(page.data);
       this.cursor = page.has_more ? page.next_cursor : null;
       this.render();
