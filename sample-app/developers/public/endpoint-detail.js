@@ -143,7 +143,10 @@ function filterOnEvent(eventId) {
 
 /** Shows endpoint `id`; `secret` when it was just created, `eventId` to list that event's deliveries. */
 export async function openEndpoint(id, { secret, given, eventId } = {}) {
+  const key = state.key;
   const endpoint = await api('GET', '/webhook_endpoints/' + id);
+  // The key or mode changed while it was read: it belongs to a view that is gone.
+  if (state.key !== key) return;
   if (!shown.endpoint || shown.endpoint.id !== id) {
     $('endpoint-secret').hidden = true;
     $('endpoint-delete-confirm').hidden = true;
