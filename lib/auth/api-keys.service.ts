@@ -169,11 +169,11 @@ export class ApiKeysService {
   /**
    * A key presented before and found valid then, if this process still knows it: for the guard,
    * which trusts it only once Redis says it is not marked revoked, under the connection it was read
-   * under (RateLimiter.admit); else the guard forgets it and authenticates the key again.
+   * under (RateLimiter.admit); else the guard forgets it and authenticates the key again. Looked up
+   * by hash alone: only a key that parsed when it was read is kept, so one found parses now.
    * @internal
    */
   known(token: string): KnownKey | undefined {
-    if (!parseApiKey(this.options.keyPrefix, token)) return undefined;
     return this.knownKeys.get(hashApiKey(token), this.clock.now().getTime());
   }
 

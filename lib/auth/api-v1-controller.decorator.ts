@@ -8,13 +8,10 @@ import {
   VERSION_NEUTRAL,
 } from '@nestjs/common';
 import { ApiExceptionFilter } from '../errors/api-exception.filter.js';
-import { BodyDepthInterceptor } from '../request/body-depth.interceptor.js';
-import { JsonBodyInterceptor } from '../request/json-body.interceptor.js';
-import { UnknownParametersInterceptor } from '../request/unknown-parameters.interceptor.js';
 import { createValidationPipe } from '../request/validation.pipe.js';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { DocumentV1Routes } from '../openapi/v1-route-documentation.js';
 import { ApiKeyGuard } from './api-key.guard.js';
+import { V1RequestInterceptor } from './v1-request.interceptor.js';
 
 /**
  * A controller under /v1 with the module's bearer guard, validation (JSON bodies only, unknown
@@ -31,12 +28,7 @@ export function ApiV1Controller(path: string): ClassDecorator {
     Controller({ path: trimmed ? `v1/${trimmed}` : 'v1', version: VERSION_NEUTRAL }),
     UseFilters(ApiExceptionFilter),
     UseGuards(ApiKeyGuard),
-    UseInterceptors(
-      JsonBodyInterceptor,
-      BodyDepthInterceptor,
-      UnknownParametersInterceptor,
-      IdempotencyInterceptor,
-    ),
+    UseInterceptors(V1RequestInterceptor),
     UsePipes(createValidationPipe()),
     DocumentV1Routes(trimmed),
   );

@@ -128,7 +128,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
    */
   onModuleInit(): void {
     if (this.options.rateLimit === false) return;
-    const connection = createRedisConnection(this.options.redis, 'producer');
+    const connection = createRedisConnection(this.options.redis, 'rate-limiter');
     // A Redis never reached, or refusing the credentials, is said at start, not at the first request.
     connection.on('error', (error: Error) => this.unmetered(error.message));
     // A connection that never becomes ready raises no error when the server accepts it and answers

@@ -1,8 +1,4 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
-import type { Observable } from 'rxjs';
 import { ParameterInvalidError } from '../errors/api-error.js';
-import { declaredArguments, readsTheRequest } from './declared-arguments.js';
 import { MAX_BODY_DEPTH } from '../interview-api.tuning.js';
 
 /** Whether `value` nests objects or arrays more than `limit` levels deep; a stack, not recursion. */
@@ -20,20 +16,12 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
 /**
  * Refuses a body nested deeper than MAX_BODY_DEPTH before anything walks it recursively (a few
  * kilobytes of brackets would overflow class-transformer's stack and the fingerprint's: a 500).
- * Handlers that read the request themselves are left alone.
  */
-@Injectable()
-export class BodyDepthInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!readsTheRequest(declaredArguments(context))) {
-      const { body } = context.switchToHttp().getRequest<Request>();
-      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
-        throw new ParameterInvalidError(
-          'body',
-          `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`,
-        );
-      }
-    }
-    return next.handle();
+export function checkBodyDepth(body: unknown): void {
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+    throw new ParameterInvalidError(
+      'body',
+      `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`,
+    );
   }
 }
