@@ -212,6 +212,9 @@ export const KNOWN_KEYS_MAX = 10_000;
 /** How long the rate limiter's connection may take to be ready at start before requests report it. */
 export const RATE_LIMIT_CONNECT_GRACE_MS = 10_000;
 
+/** How long a revocation waits for the rate limiter's connection to be ready before it is refused. */
+export const REVOCATION_READY_WAIT_MS = 5_000;
+
 /** How long a request waits for Redis's rate-limit answer before it is let through unmetered. */
 export const RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
 

@@ -22,6 +22,7 @@ import {
   KNOWN_KEY_MAX_AGE_MS,
   RATE_LIMIT_CONNECT_GRACE_MS,
   RATE_LIMIT_REDIS_TIMEOUT_MS,
+  REVOCATION_READY_WAIT_MS,
 } from '../interview-api.tuning.js';
 
 /** A key's revocation mark outlives, twice over, whatever any process knew of the key before it. */
@@ -201,6 +202,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
   async markRevoked(id: string): Promise<void> {
     const { connection } = this;
     if (this.options.rateLimit === false || connection === null) return;
+    await this.readyWithin(connection, REVOCATION_READY_WAIT_MS);
     const marked = await this.ask(() =>
       connection.set(this.revocationMarkOf(id), '1', 'PX', REVOCATION_MARK_MS),
     );
@@ -208,6 +210,25 @@ export class RateLimiter implements OnModuleInit, OnApplicationBootstrap, OnAppl
       this.logger.warn(`API key ${id} not revoked: Redis did not take its revocation mark.`);
       throw new InternalApiError();
     }
+  }
+
+  /**
+   * Waits up to `ms` for a connection still being made (at start, or after a drop), so that a
+   * revocation then is not refused for a Redis that answers a moment later.
+   */
+  private readyWithin(connection: BucketConnection, ms: number): Promise<void> {
+    if (connection.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const ready = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        connection.off('ready', ready);
+        resolve();
+      }, ms);
+      connection.once('ready', ready);
+    });
   }
 
   private bucketOf(id: string): string {
