@@ -154,9 +154,11 @@ export class ApiKeysService {
    * directly, it skips the rate limit.
    * @internal
    */
-  async authenticate(token: string): Promise<AuthenticatedApiKey | null> {
+  async authenticate(
+    token: string,
+    keyHash: string = hashApiKey(token),
+  ): Promise<AuthenticatedApiKey | null> {
     if (!parseApiKey(this.options.keyPrefix, token)) return null;
-    const keyHash = hashApiKey(token);
     const generation = this.rateLimiter.connectionGeneration;
     const readAt = this.clock.now().getTime();
     const found = await this.read(keyHash);
@@ -167,14 +169,15 @@ export class ApiKeysService {
   }
 
   /**
-   * A key presented before and found valid then, if this process still knows it: for the guard,
-   * which trusts it only once Redis says it is not marked revoked, under the connection it was read
-   * under (RateLimiter.admit); else the guard forgets it and authenticates the key again. Looked up
-   * by hash alone: only a key that parsed when it was read is kept, so one found parses now.
+   * A key presented before and found valid then, by its hash (hashApiKey), if this process still
+   * knows it: for the guard, which trusts it only once Redis says it is not marked revoked, under
+   * the connection it was read under (RateLimiter.admit); else the guard forgets it and
+   * authenticates the key again. Only a key that parsed when it was read is kept, so one found
+   * parses now.
    * @internal
    */
-  known(token: string): KnownKey | undefined {
-    return this.knownKeys.get(hashApiKey(token), this.clock.now().getTime());
+  known(keyHash: string): KnownKey | undefined {
+    return this.knownKeys.get(keyHash, this.clock.now().getTime());
   }
 
   /**
@@ -186,8 +189,8 @@ export class ApiKeysService {
   }
 
   /** @internal */
-  forget(token: string): void {
-    this.knownKeys.delete(hashApiKey(token));
+  forget(keyHash: string): void {
+    this.knownKeys.delete(keyHash);
   }
 
   private async read(keyHash: string): Promise<Pick<KnownKey, 'key' | 'lastUsedAt'> | null> {

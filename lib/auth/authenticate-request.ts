@@ -1,5 +1,6 @@
 import { InvalidApiKeyError } from '../errors/api-error.js';
 import type { RateLimitState } from '../errors/rate-limit-headers.js';
+import { hashApiKey } from './api-key-format.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AuthenticatedApiKey } from './authenticated-api-key.js';
 import type { Admission, RateLimiter } from './rate-limiter.js';
@@ -53,7 +54,9 @@ export async function authenticateRequest(
   const token = presentedKey(authorization);
   if (!token) throw new InvalidApiKeyError('No valid API key provided. Send "Authorization: Bearer <key>".');
   const lookedUp = await rateLimiter.beginLookup(ip);
-  const known = keys.known(token);
+  // Hashed once: the known keys and the database both look a key up by its hash.
+  const keyHash = hashApiKey(token);
+  const known = keys.known(keyHash);
   let admission: Admission | null | undefined;
   if (known !== undefined) {
     admission = await rateLimiter.admit(known.key).catch(async (error: unknown) => {
@@ -65,9 +68,9 @@ export async function authenticateRequest(
       keys.used(known);
       return { key: known.key, bucket: admission.bucket };
     }
-    keys.forget(token);
+    keys.forget(keyHash);
   }
-  const key = await keys.authenticate(token).catch(async (error: unknown) => {
+  const key = await keys.authenticate(token, keyHash).catch(async (error: unknown) => {
     await lookedUp(true);
     throw error;
   });
@@ -80,7 +83,7 @@ export async function authenticateRequest(
   if (admission === undefined) admission = await rateLimiter.admit(key);
   if (admission?.revoked) {
     // Marked revoked, not yet in the database (or its revocation failed there): refused all the same.
-    keys.forget(token);
+    keys.forget(keyHash);
     throw new InvalidApiKeyError();
   }
   return {
