@@ -14,6 +14,8 @@ interface ReceivedWebhook {
 }
 
 const WAIT = { timeout: WAIT_MS };
+/** The whole walk of the first test: dozens of steps, each with its own deadline. */
+const WALK_MS = 4 * WAIT_MS;
 const describeInChromium = chromiumPresent() ? describe : describe.skip;
 
 /** How far the page scrolls sideways: 0 when nothing is wider than the window. */
@@ -103,263 +105,271 @@ describeInChromium(
       await app?.stop();
     }, WAIT_MS);
 
-    it('walks from a new key to verified, retried, replayed and re-signed webhooks, then revokes the key', async () => {
-      await page.goto(`${app.baseUrl}/developers`);
-      await page.locator('#keys-body td.empty', { hasText: 'No keys yet.' }).waitFor();
-      await browser.screenshot('empty');
-      const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select')]
+    it(
+      'walks from a new key to verified, retried, replayed and re-signed webhooks, then revokes the key',
+      async () => {
+        await page.goto(`${app.baseUrl}/developers`);
+        await page.locator('#keys-body td.empty', { hasText: 'No keys yet.' }).waitFor();
+        await browser.screenshot('empty');
+        const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select')]
         .filter((field) => field.type !== 'hidden' && field.labels.length === 0
           && !field.getAttribute('aria-label') && !field.getAttribute('aria-labelledby'))
         .map((field) => field.id || field.name)`);
-      expect(unlabelled).toEqual([]);
-      expect(await atWidth(1280)).toBe(0);
-      expect(await atWidth(390)).toBe(0);
-      await page.setViewportSize({ width: 1280, height: 900 });
+        expect(unlabelled).toEqual([]);
+        expect(await atWidth(1280)).toBe(0);
+        expect(await atWidth(390)).toBe(0);
+        await page.setViewportSize({ width: 1280, height: 900 });
 
-      // A key without scopes: the error next to the scopes and in the live region, and no key made.
-      for (const scope of await page.locator('#key-scopes input').all()) await scope.uncheck();
-      await page.getByRole('button', { name: 'Create key' }).click();
-      const scopesError = page.locator('#key-scopes-error');
-      await expect(scopesError.textContent()).resolves.toMatch(/at least one scope/);
-      expect(await page.locator('#live-errors').textContent()).toBe(await scopesError.textContent());
-      expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
-      // The host's route refuses it too, in the API's error envelope.
-      const noScopes = await dashboard<{ error: { code: string; param: string } }>('/keys', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'none', mode: 'test', scopes: [] }),
-      });
-      expect([noScopes.status, noScopes.body.error.code, noScopes.body.error.param]).toEqual([
-        400,
-        'parameter_invalid',
-        'scopes',
-      ]);
-      expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
-      await browser.screenshot('key-without-scopes');
+        // A key without scopes: the error next to the scopes and in the live region, and no key made.
+        for (const scope of await page.locator('#key-scopes input').all()) await scope.uncheck();
+        await page.getByRole('button', { name: 'Create key' }).click();
+        const scopesError = page.locator('#key-scopes-error');
+        await expect(scopesError.textContent()).resolves.toMatch(/at least one scope/);
+        expect(await page.locator('#live-errors').textContent()).toBe(await scopesError.textContent());
+        expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
+        // The host's route refuses it too, in the API's error envelope.
+        const noScopes = await dashboard<{ error: { code: string; param: string } }>('/keys', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'none', mode: 'test', scopes: [] }),
+        });
+        expect([noScopes.status, noScopes.body.error.code, noScopes.body.error.param]).toEqual([
+          400,
+          'parameter_invalid',
+          'scopes',
+        ]);
+        expect((await dashboard<{ data: unknown[] }>('/keys')).body.data).toHaveLength(0);
+        await browser.screenshot('key-without-scopes');
 
-      // A double click creates one key, shown once, which the page then uses.
-      await page.locator('#key-scopes input[value="developers:manage"]').check();
-      await page.locator('#key-scopes input[value="results:read"]').check();
-      await page.getByRole('button', { name: 'Create key' }).dblclick();
-      await page.locator('#new-key').waitFor();
-      await idle('#key-form button[type=submit]');
-      await page.locator('#active-key-info', { hasText: 'scopes: ' }).waitFor();
-      const keys = (await dashboard<{ data: { id: string }[] }>('/keys')).body.data;
-      expect(keys).toHaveLength(1);
-      const key = await page.locator('#active-key').inputValue();
-      expect(key).toMatch(/^iv_test_/);
-      expect(await page.locator('#new-key-value .text').textContent()).toBe(key);
-      expect(await page.locator('#active-key-info').textContent()).toContain(keys[0].id);
-      expect((await v1(key, '/ping')).status).toBe(200);
-      await browser.screenshot('key-created');
+        // A double click creates one key, shown once, which the page then uses.
+        await page.locator('#key-scopes input[value="developers:manage"]').check();
+        await page.locator('#key-scopes input[value="results:read"]').check();
+        await page.getByRole('button', { name: 'Create key' }).dblclick();
+        await page.locator('#new-key').waitFor();
+        await idle('#key-form button[type=submit]');
+        await page.locator('#active-key-info', { hasText: 'scopes: ' }).waitFor();
+        const keys = (await dashboard<{ data: { id: string }[] }>('/keys')).body.data;
+        expect(keys).toHaveLength(1);
+        const key = await page.locator('#active-key').inputValue();
+        expect(key).toMatch(/^iv_test_/);
+        expect(await page.locator('#new-key-value .text').textContent()).toBe(key);
+        expect(await page.locator('#active-key-info').textContent()).toContain(keys[0].id);
+        expect((await v1(key, '/ping')).status).toBe(200);
+        await browser.screenshot('key-created');
 
-      // A URL the API refuses: its message next to the URL field and in the live region; nothing added.
-      await page.locator('#endpoint-url').fill('not a url');
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const urlError = page.locator('#endpoint-url-error');
-      await urlError.filter({ hasText: /\S/ }).waitFor();
-      const urlMessage = (await urlError.textContent()) ?? '';
-      expect(urlMessage).toMatch(/url/i);
-      expect(await page.locator('#endpoint-url').getAttribute('aria-invalid')).toBe('true');
-      expect(await page.locator('#live-errors').textContent()).toBe(urlMessage);
-      expect((await v1<{ data: unknown[] }>(key, '/webhook_endpoints')).body.data).toHaveLength(0);
-      await browser.screenshot('endpoint-url-refused');
+        // A URL the API refuses: its message next to the URL field and in the live region; nothing added.
+        await page.locator('#endpoint-url').fill('not a url');
+        await page.getByRole('button', { name: 'Add endpoint' }).click();
+        const urlError = page.locator('#endpoint-url-error');
+        await urlError.filter({ hasText: /\S/ }).waitFor();
+        const urlMessage = (await urlError.textContent()) ?? '';
+        expect(urlMessage).toMatch(/url/i);
+        expect(await page.locator('#endpoint-url').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#live-errors').textContent()).toBe(urlMessage);
+        expect((await v1<{ data: unknown[] }>(key, '/webhook_endpoints')).body.data).toHaveLength(0);
+        await browser.screenshot('endpoint-url-refused');
 
-      // A double click adds one endpoint at the demo receiver, which gets its secret.
-      await page.locator('#endpoint-url').fill(`${app.baseUrl}/demo-receiver`);
-      await page.getByRole('button', { name: 'Add endpoint' }).dblclick();
-      await page.locator('#endpoint-secret').waitFor();
-      await idle('#endpoint-form button[type=submit]');
-      const endpoints = (await v1<{ data: { id: string }[] }>(key, '/webhook_endpoints')).body.data;
-      expect(endpoints).toHaveLength(1);
-      const endpointId = endpoints[0].id;
-      expect(await page.locator('#endpoint-detail-id').textContent()).toContain(endpointId);
-      const firstSecret = await page.locator('#endpoint-secret .text').textContent();
-      expect(firstSecret).toMatch(/^whsec_/);
+        // A double click adds one endpoint at the demo receiver, which gets its secret.
+        await page.locator('#endpoint-url').fill(`${app.baseUrl}/demo-receiver`);
+        await page.getByRole('button', { name: 'Add endpoint' }).dblclick();
+        await page.locator('#endpoint-secret').waitFor();
+        await idle('#endpoint-form button[type=submit]');
+        const endpoints = (await v1<{ data: { id: string }[] }>(key, '/webhook_endpoints')).body.data;
+        expect(endpoints).toHaveLength(1);
+        const endpointId = endpoints[0].id;
+        expect(await page.locator('#endpoint-detail-id').textContent()).toContain(endpointId);
+        const firstSecret = await page.locator('#endpoint-secret .text').textContent();
+        expect(firstSecret).toMatch(/^whsec_/);
 
-      // A session started (double click: one) and completed: its webhooks arrive verified, named by endpoint.
-      await page.getByRole('button', { name: 'Start session' }).dblclick();
-      const completeButton = page.locator('#sessions-body button[data-action=complete]');
-      await completeButton.waitFor();
-      await idle('#session-form button[type=submit]');
-      expect((await dashboard<{ data: unknown[] }>('/sessions')).body.data).toHaveLength(1);
-      await completeButton.click();
-      await page.locator('#sessions-body', { hasText: 'completed' }).waitFor();
-      const verifiedRow = page.locator('#received-body tr', { hasText: 'session.completed' });
-      await verifiedRow.filter({ hasText: 'verified' }).filter({ hasText: endpointId }).waitFor();
-      await verifiedRow.locator('button[data-action=delivery]', { hasText: /^dlv_/ }).waitFor();
-      const sessionWebhooks = (await received()).filter((webhook) =>
-        webhook.event_type?.startsWith('session.'),
-      );
-      expect(sessionWebhooks.map((webhook) => [webhook.verification, webhook.endpoint_id])).toEqual([
-        ['verified', endpointId],
-        ['verified', endpointId],
-      ]);
-      await browser.screenshot('session-delivered');
+        // A session started (double click: one) and completed: its webhooks arrive verified, named by endpoint.
+        await page.getByRole('button', { name: 'Start session' }).dblclick();
+        const completeButton = page.locator('#sessions-body button[data-action=complete]');
+        await completeButton.waitFor();
+        await idle('#session-form button[type=submit]');
+        expect((await dashboard<{ data: unknown[] }>('/sessions')).body.data).toHaveLength(1);
+        await completeButton.click();
+        await page.locator('#sessions-body', { hasText: 'completed' }).waitFor();
+        const verifiedRow = page.locator('#received-body tr', { hasText: 'session.completed' });
+        await verifiedRow.filter({ hasText: 'verified' }).filter({ hasText: endpointId }).waitFor();
+        await verifiedRow.locator('button[data-action=delivery]', { hasText: /^dlv_/ }).waitFor();
+        const sessionWebhooks = (await received()).filter((webhook) =>
+          webhook.event_type?.startsWith('session.'),
+        );
+        expect(sessionWebhooks.map((webhook) => [webhook.verification, webhook.endpoint_id])).toEqual([
+          ['verified', endpointId],
+          ['verified', endpointId],
+        ]);
+        await browser.screenshot('session-delivered');
 
-      // An event links to its deliveries: the endpoint's list, filtered on it.
-      await page.locator('#events-type').selectOption('session.completed');
-      const completedEvent = page.locator('#events-body tr', { hasText: 'session.completed' });
-      await completedEvent.waitFor();
-      expect(await page.locator('#events-body tr').count()).toBe(1);
-      await completedEvent.locator('button[data-action=open]').click();
-      await page
-        .locator('#event-detail')
-        .getByRole('button', { name: /Show the deliveries of/ })
-        .click();
-      const completedId = await completedEvent.getAttribute('data-key');
-      await page.locator('#deliveries-event', { hasText: completedId ?? 'none' }).waitFor();
-      await page.locator('#deliveries-body tr', { hasText: 'session.completed' }).waitFor();
-      expect(await page.locator('#deliveries-body tr').count()).toBe(1);
-      await page.getByRole('button', { name: 'Show all events' }).click();
-      await page.locator('#deliveries-body tr', { hasText: 'session.started' }).waitFor();
-      await page.locator('#events-type').selectOption('');
+        // An event links to its deliveries: the endpoint's list, filtered on it.
+        await page.locator('#events-type').selectOption('session.completed');
+        const completedEvent = page.locator('#events-body tr', { hasText: 'session.completed' });
+        await completedEvent.waitFor();
+        expect(await page.locator('#events-body tr').count()).toBe(1);
+        await completedEvent.locator('button[data-action=open]').click();
+        await page
+          .locator('#event-detail')
+          .getByRole('button', { name: /Show the deliveries of/ })
+          .click();
+        const completedId = await completedEvent.getAttribute('data-key');
+        await page.locator('#deliveries-event', { hasText: completedId ?? 'none' }).waitFor();
+        await page.locator('#deliveries-body tr', { hasText: 'session.completed' }).waitFor();
+        expect(await page.locator('#deliveries-body tr').count()).toBe(1);
+        await page.getByRole('button', { name: 'Show all events' }).click();
+        await page.locator('#deliveries-body tr', { hasText: 'session.started' }).waitFor();
+        await page.locator('#events-type').selectOption('');
 
-      // Edited: a new description and one event type.
-      await page.locator('#edit-description').fill('Edited from the page');
-      await page.locator('#edit-events input[name=all-events]').check();
-      expect(await page.locator('#edit-events input[name=events]:checked').count()).toBe(0);
-      await page.locator('#edit-events input[name=all-events]').uncheck();
-      await page.locator('#edit-events input[value="session.completed"]').check();
-      await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.locator('#endpoint-facts dd', { hasText: 'Edited from the page' }).waitFor();
-      const edited = await v1<{ description: string; enabled_events: string[] }>(
-        key,
-        `/webhook_endpoints/${endpointId}`,
-      );
-      expect([edited.body.description, edited.body.enabled_events]).toEqual([
-        'Edited from the page',
-        ['session.completed'],
-      ]);
-      expect(await lowContrastTexts(page)).toEqual([]);
+        // Edited: a new description and one event type.
+        await page.locator('#edit-description').fill('Edited from the page');
+        await page.locator('#edit-events input[name=all-events]').check();
+        expect(await page.locator('#edit-events input[name=events]:checked').count()).toBe(0);
+        await page.locator('#edit-events input[name=all-events]').uncheck();
+        await page.locator('#edit-events input[value="session.completed"]').check();
+        await page.getByRole('button', { name: 'Save changes' }).click();
+        await page.locator('#endpoint-facts dd', { hasText: 'Edited from the page' }).waitFor();
+        const edited = await v1<{ description: string; enabled_events: string[] }>(
+          key,
+          `/webhook_endpoints/${endpointId}`,
+        );
+        expect([edited.body.description, edited.body.enabled_events]).toEqual([
+          'Edited from the page',
+          ['session.completed'],
+        ]);
+        expect(await lowContrastTexts(page)).toEqual([]);
 
-      // The receiver answers 500: the test event's delivery is retried later, shown with a countdown.
-      await page.locator('#receiver-failing').check();
-      await eventually(async () => (await dashboard<{ failing: boolean }>('/receiver')).body.failing);
-      await page.getByRole('button', { name: 'Send test event' }).click();
-      const failedRow = page
-        .locator('#deliveries-body tr', { hasText: 'webhook.test' })
-        .filter({ has: page.locator('.badge', { hasText: /^500$/ }) });
-      await failedRow.filter({ hasText: 'pending' }).waitFor();
-      // Opened from the keyboard.
-      const failedId = (await failedRow.locator('button[data-action=open]').textContent()) ?? '';
-      expect(failedId).toMatch(/^dlv_/);
-      await failedRow.locator('button[data-action=open]').focus();
-      await page.keyboard.press('Enter');
-      const delivery = page.locator('#delivery-detail');
-      await delivery.locator('#delivery-next time').waitFor();
-      expect(await delivery.locator('#delivery-next').textContent()).toMatch(/^in \d+ seconds?$|^due now$/);
-      expect(await delivery.textContent()).toContain('Attempt 1');
-      expect(await delivery.locator('ol.timeline .badge', { hasText: /^500$/ }).count()).toBe(1);
-      expect(await delivery.locator('ol.timeline').textContent()).toContain('webhook-signature');
-      // The receiver panel shows the failed request in the failure colour, with its endpoint.
-      await page
-        .locator('#received-body tr.failure', { hasText: 'webhook.test' })
-        .filter({ hasText: endpointId })
-        .waitFor();
-      await browser.screenshot('retry-scheduled');
+        // The receiver answers 500: the test event's delivery is retried later, shown with a countdown.
+        await page.locator('#receiver-failing').check();
+        await eventually(async () => (await dashboard<{ failing: boolean }>('/receiver')).body.failing);
+        await page.getByRole('button', { name: 'Send test event' }).click();
+        const failedRow = page
+          .locator('#deliveries-body tr', { hasText: 'webhook.test' })
+          .filter({ has: page.locator('.badge', { hasText: /^500$/ }) });
+        await failedRow.filter({ hasText: 'pending' }).waitFor();
+        // Opened from the keyboard.
+        const failedId = (await failedRow.locator('button[data-action=open]').textContent()) ?? '';
+        expect(failedId).toMatch(/^dlv_/);
+        await failedRow.locator('button[data-action=open]').focus();
+        await page.keyboard.press('Enter');
+        const delivery = page.locator('#delivery-detail');
+        await delivery.locator('#delivery-next time').waitFor();
+        expect(await delivery.locator('#delivery-next').textContent()).toMatch(/^in \d+ seconds?$|^due now$/);
+        expect(await delivery.textContent()).toContain('Attempt 1');
+        expect(await delivery.locator('ol.timeline .badge', { hasText: /^500$/ }).count()).toBe(1);
+        expect(await delivery.locator('ol.timeline').textContent()).toContain('webhook-signature');
+        // The receiver panel shows the failed request in the failure colour, with its endpoint.
+        await page
+          .locator('#received-body tr.failure', { hasText: 'webhook.test' })
+          .filter({ hasText: endpointId })
+          .waitFor();
+        await browser.screenshot('retry-scheduled');
 
-      // Replayed once the receiver answers again: the replay succeeds.
-      await page.locator('#receiver-failing').uncheck();
-      await eventually(async () => !(await dashboard<{ failing: boolean }>('/receiver')).body.failing);
-      await delivery.getByRole('button', { name: 'Replay' }).click();
-      await delivery.locator('.facts dd', { hasText: failedId }).waitFor();
-      await delivery.locator('.facts .badge', { hasText: 'succeeded' }).waitFor();
-      expect(await delivery.textContent()).toContain('Replay of');
-      await page
-        .locator('#deliveries-body tr', { hasText: 'replay of' })
-        .filter({ hasText: 'succeeded' })
-        .waitFor();
-      await browser.screenshot('replayed');
-      await page.locator('#deliveries-status').selectOption('succeeded');
-      await page.locator('#deliveries-body tr', { hasText: 'replay of' }).waitFor();
-      expect(await page.locator('#deliveries-body tr', { hasText: 'pending' }).count()).toBe(0);
-      await page.locator('#deliveries-status').selectOption('');
+        // Replayed once the receiver answers again: the replay succeeds.
+        await page.locator('#receiver-failing').uncheck();
+        await eventually(async () => !(await dashboard<{ failing: boolean }>('/receiver')).body.failing);
+        await delivery.getByRole('button', { name: 'Replay' }).click();
+        await delivery.locator('.facts dd', { hasText: failedId }).waitFor();
+        await delivery.locator('.facts .badge', { hasText: 'succeeded' }).waitFor();
+        expect(await delivery.textContent()).toContain('Replay of');
+        await page
+          .locator('#deliveries-body tr', { hasText: 'replay of' })
+          .filter({ hasText: 'succeeded' })
+          .waitFor();
+        await browser.screenshot('replayed');
+        await page.locator('#deliveries-status').selectOption('succeeded');
+        await page.locator('#deliveries-body tr', { hasText: 'replay of' }).waitFor();
+        expect(await page.locator('#deliveries-body tr', { hasText: 'pending' }).count()).toBe(0);
+        await page.locator('#deliveries-status').selectOption('');
 
-      // A rotated secret: shown once, given to the receiver, which verifies the next webhooks with it.
-      await page.getByRole('button', { name: 'Rotate secret' }).click();
-      await page
-        .locator('#endpoint-secret .text')
-        .filter({ hasNotText: firstSecret ?? '' })
-        .waitFor();
-      expect(await page.locator('#endpoint-secret').textContent()).toContain('now verifies');
-      await idle('#endpoint-rotate');
-      const deliveriesPath = `/webhook_endpoints/${endpointId}/deliveries?limit=100`;
-      type Deliveries = { data: { id: string; event_id: string }[] };
-      const before = new Set((await v1<Deliveries>(key, deliveriesPath)).body.data.map(({ id }) => id));
-      // A double click sends one test event.
-      await page.getByRole('button', { name: 'Send test event' }).dblclick();
-      await idle('#endpoint-test');
-      const sent = await eventually(async () =>
-        (await v1<Deliveries>(key, deliveriesPath)).body.data.find(({ id }) => !before.has(id)),
-      );
-      const added = (await v1<Deliveries>(key, deliveriesPath)).body.data.filter(({ id }) => !before.has(id));
-      expect(added.map(({ id }) => id)).toEqual([sent.id]);
-      const arrived = await eventually(async () =>
-        (await received()).find((webhook) => webhook.event_id === sent.event_id),
-      );
-      expect([arrived.verification, arrived.endpoint_id]).toEqual(['verified', endpointId]);
-      await page
-        .locator('#received-body tr', { hasText: sent.event_id })
-        .filter({ hasText: 'verified' })
-        .waitFor();
-      await browser.screenshot('rotated');
+        // A rotated secret: shown once, given to the receiver, which verifies the next webhooks with it.
+        await page.getByRole('button', { name: 'Rotate secret' }).click();
+        await page
+          .locator('#endpoint-secret .text')
+          .filter({ hasNotText: firstSecret ?? '' })
+          .waitFor();
+        expect(await page.locator('#endpoint-secret').textContent()).toContain('now verifies');
+        await idle('#endpoint-rotate');
+        const deliveriesPath = `/webhook_endpoints/${endpointId}/deliveries?limit=100`;
+        type Deliveries = { data: { id: string; event_id: string }[] };
+        const before = new Set((await v1<Deliveries>(key, deliveriesPath)).body.data.map(({ id }) => id));
+        // A double click sends one test event.
+        await page.getByRole('button', { name: 'Send test event' }).dblclick();
+        await idle('#endpoint-test');
+        const sent = await eventually(async () =>
+          (await v1<Deliveries>(key, deliveriesPath)).body.data.find(({ id }) => !before.has(id)),
+        );
+        const added = (await v1<Deliveries>(key, deliveriesPath)).body.data.filter(
+          ({ id }) => !before.has(id),
+        );
+        expect(added.map(({ id }) => id)).toEqual([sent.id]);
+        const arrived = await eventually(async () =>
+          (await received()).find((webhook) => webhook.event_id === sent.event_id),
+        );
+        expect([arrived.verification, arrived.endpoint_id]).toEqual(['verified', endpointId]);
+        await page
+          .locator('#received-body tr', { hasText: sent.event_id })
+          .filter({ hasText: 'verified' })
+          .waitFor();
+        await browser.screenshot('rotated');
 
-      // Disabled: sending a test event and replaying say why they cannot; enabled: they can again.
-      await page.getByRole('button', { name: 'Disable' }).click();
-      await page.locator('#endpoint-facts .badge', { hasText: 'disabled' }).waitFor();
-      expect(await page.locator('#endpoint-test').isDisabled()).toBe(true);
-      expect(await page.locator('#endpoint-reason').textContent()).toMatch(/Enable the endpoint/);
-      await page.locator('#delivery-replay:disabled').waitFor();
-      expect(await page.locator('#delivery-detail .actions .reason').textContent()).toMatch(
-        /Enable the endpoint to replay/,
-      );
-      await browser.screenshot('disabled');
-      await page.getByRole('button', { name: 'Enable' }).click();
-      await page.locator('#endpoint-facts .badge', { hasText: 'enabled' }).waitFor();
-      expect(await page.locator('#endpoint-test').isEnabled()).toBe(true);
-      expect(await page.locator('#endpoint-reason').textContent()).toBe('');
+        // Disabled: sending a test event and replaying say why they cannot; enabled: they can again.
+        await page.getByRole('button', { name: 'Disable' }).click();
+        await page.locator('#endpoint-facts .badge', { hasText: 'disabled' }).waitFor();
+        expect(await page.locator('#endpoint-test').isDisabled()).toBe(true);
+        expect(await page.locator('#endpoint-reason').textContent()).toMatch(/Enable the endpoint/);
+        await page.locator('#delivery-replay:disabled').waitFor();
+        expect(await page.locator('#delivery-detail .actions .reason').textContent()).toMatch(
+          /Enable the endpoint to replay/,
+        );
+        await browser.screenshot('disabled');
+        await page.getByRole('button', { name: 'Enable' }).click();
+        await page.locator('#endpoint-facts .badge', { hasText: 'enabled' }).waitFor();
+        expect(await page.locator('#endpoint-test').isEnabled()).toBe(true);
+        expect(await page.locator('#endpoint-reason').textContent()).toBe('');
 
-      // The other mode: every panel empties (no live key yet); back in test mode the key comes back.
-      await page.locator('label', { hasText: 'Live mode' }).click();
-      await page.locator('#mode-banner.live').waitFor();
-      await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
-      await page.locator('#endpoints-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
-      await page.locator('#events-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
-      expect(await page.locator('#active-key').inputValue()).toBe('');
-      await browser.screenshot('live-mode');
-      await page.locator('label', { hasText: 'Test mode' }).click();
-      await page.locator('#endpoints-body tr', { hasText: endpointId }).waitFor();
-      expect(await page.locator('#active-key').inputValue()).toBe(key);
+        // The other mode: every panel empties (no live key yet); back in test mode the key comes back.
+        await page.locator('label', { hasText: 'Live mode' }).click();
+        await page.locator('#mode-banner.live').waitFor();
+        await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
+        await page.locator('#endpoints-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
+        await page.locator('#events-body td.empty', { hasText: 'Create or paste a key first.' }).waitFor();
+        expect(await page.locator('#active-key').inputValue()).toBe('');
+        await browser.screenshot('live-mode');
+        await page.locator('label', { hasText: 'Test mode' }).click();
+        await page.locator('#endpoints-body tr', { hasText: endpointId }).waitFor();
+        expect(await page.locator('#active-key').inputValue()).toBe(key);
 
-      // Deleted after a confirmation: gone from the list and from the API.
-      await page.locator('#endpoints-body button[data-action=open]', { hasText: endpointId }).click();
-      await page.locator('#endpoint-detail').waitFor();
-      await page.getByRole('button', { name: 'Delete…' }).click();
-      await page.getByRole('button', { name: 'Delete endpoint' }).click();
-      await page.locator('#endpoints-body td.empty', { hasText: 'No endpoints in test mode yet.' }).waitFor();
-      await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
-      expect((await v1(key, `/webhook_endpoints/${endpointId}`)).status).toBe(404);
+        // Deleted after a confirmation: gone from the list and from the API.
+        await page.locator('#endpoints-body button[data-action=open]', { hasText: endpointId }).click();
+        await page.locator('#endpoint-detail').waitFor();
+        await page.getByRole('button', { name: 'Delete…' }).click();
+        await page.getByRole('button', { name: 'Delete endpoint' }).click();
+        await page
+          .locator('#endpoints-body td.empty', { hasText: 'No endpoints in test mode yet.' })
+          .waitFor();
+        await page.locator('#endpoint-detail').waitFor({ state: 'hidden' });
+        expect((await v1(key, `/webhook_endpoints/${endpointId}`)).status).toBe(404);
 
-      // Revoked: the banner goes, the page no longer uses the key, and the API refuses it.
-      // From the keyboard: the confirmation takes the focus of the button that asked for it.
-      await page
-        .locator('#keys-body')
-        .getByRole('button', { name: /^Revoke / })
-        .focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('button', { name: 'Revoke now' }).waitFor();
-      expect(await page.evaluate('document.activeElement.textContent')).toBe('Revoke now');
-      await page.keyboard.press('Enter');
-      await page.locator('#keys-body .badge', { hasText: 'revoked' }).waitFor();
-      await page.locator('#new-key').waitFor({ state: 'hidden' });
-      await page.locator('#active-key-info', { hasText: 'No key for test mode' }).waitFor();
-      expect((await v1(key, '/ping')).status).toBe(401);
-      await browser.screenshot('revoked');
-      expect(v1Posts.length).toBeGreaterThan(5);
-      expect(v1Posts.every((sentKey) => /^[0-9a-f]{32}$/.test(sentKey ?? ''))).toBe(true);
-      expect(new Set(v1Posts).size).toBe(v1Posts.length);
-    });
+        // Revoked: the banner goes, the page no longer uses the key, and the API refuses it.
+        // From the keyboard: the confirmation takes the focus of the button that asked for it.
+        await page
+          .locator('#keys-body')
+          .getByRole('button', { name: /^Revoke / })
+          .focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('button', { name: 'Revoke now' }).waitFor();
+        expect(await page.evaluate('document.activeElement.textContent')).toBe('Revoke now');
+        await page.keyboard.press('Enter');
+        await page.locator('#keys-body .badge', { hasText: 'revoked' }).waitFor();
+        await page.locator('#new-key').waitFor({ state: 'hidden' });
+        await page.locator('#active-key-info', { hasText: 'No key for test mode' }).waitFor();
+        expect((await v1(key, '/ping')).status).toBe(401);
+        await browser.screenshot('revoked');
+        expect(v1Posts.length).toBeGreaterThan(5);
+        expect(v1Posts.every((sentKey) => /^[0-9a-f]{32}$/.test(sentKey ?? ''))).toBe(true);
+        expect(new Set(v1Posts).size).toBe(v1Posts.length);
+      },
+      WALK_MS,
+    );
 
     it('keeps long names and URLs inside the page at 1280 and 390 pixels wide', async () => {
       await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -17,7 +17,16 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Shared memory in /tmp: a small /dev/shm (as in containers) stalls the renderer of a tall page.
+  '--disable-dev-shm-usage',
 ];
+
+/**
+ * How long a screenshot may take. A screenshot is a record of a step for whoever reads a failure, not a
+ * check: one that Chromium does not take in time leaves a note in its place and the test goes on to
+ * its assertions.
+ */
+const SCREENSHOT_MS = 20_000;
 
 /** A headless Chromium with a fresh profile, and a folder for the screenshots of each step. */
 export interface TestBrowser {
@@ -46,10 +55,15 @@ export async function launchBrowser(viewport: { width: number; height: number })
     screenshots,
     screenshot: async (name: string) => {
       step++;
-      await page.screenshot({
-        path: join(screenshots, `${String(step).padStart(2, '0')}-${name}.png`),
-        fullPage: true,
-      });
+      const file = join(screenshots, `${String(step).padStart(2, '0')}-${name}`);
+      try {
+        await page.screenshot({ path: `${file}.png`, fullPage: true, timeout: SCREENSHOT_MS });
+      } catch (error) {
+        writeFileSync(
+          `${file}.txt`,
+          `no screenshot: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
     },
     close: async () => {
       await context.close();
