@@ -271,7 +271,7 @@ export async function apiBench(settings: ApiBenchSettings): Promise<string> {
     )} |`;
   });
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)} on a 2-core machine shared with other work: one host process on PostgreSQL with ${settings.events.toLocaleString('en-US')} events in one account (statistics analyzed), loaded one route at a time from a separate process over ${settings.connections} keep-alive connections for ${settings.seconds} s a run, in turns of ${settings.sliceSeconds} s, ${settings.runs} runs; requests/s are medians, ratios the median (and range) of each run's ratio to the route run beside it. Only the ratios compare: the machine's other work moves every absolute figure.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on a 2-core machine shared with other work: one host process on PostgreSQL with ${settings.events.toLocaleString('en-US')} events in one account (vacuumed and analyzed), loaded one route at a time from a separate process over ${settings.connections} keep-alive connections for ${settings.seconds} s a run, in turns of ${settings.sliceSeconds} s, ${settings.runs} runs; requests/s are medians, ratios the median (and range) of each run's ratio to the route run beside it. Only the ratios compare: the machine's other work moves every absolute figure.`,
     '',
     "| route | requests/s | ratio to the bare route | ratio to the hand-written feed | SQL statements / request | Redis commands / request | host Node, µs CPU / request | PostgreSQL | Redis | server total | hand-written page 1's server CPU over this route's | load generator |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
