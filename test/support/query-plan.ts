@@ -13,6 +13,9 @@ export interface AnalyzedPlanNode extends PlanNode {
   'Actual Rows': number;
   'Rows Removed by Filter'?: number;
   'Rows Removed by Join Filter'?: number;
+  /** Pages read, from the cache and from disk: index entries a scan passes over count here too. */
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
   Plans?: AnalyzedPlanNode[];
 }
 
