@@ -179,7 +179,7 @@ export class Paginator {
       object: 'list',
       data: page.rows.map(toView),
       has_more: next !== null,
-      next_cursor: next && this.codec.encode(next, binding),
+      next_cursor: next && this.cursorAfter(next, binding),
     };
   }
 

@@ -2,6 +2,7 @@
 import { block, guarded, onSubmit } from './busy.js';
 import { closeDelivery, onReplay, openDelivery, refreshDelivery } from './delivery-detail.js';
 import { $, h, longValue, modeBadge, openableRow, openButton, statusBadge } from './dom.js';
+import { readEndpointForm } from './endpoint-form.js';
 import { eventsPicker } from './events-picker.js';
 import { FieldErrors, notify } from './feedback.js';
 import { api, dashboard, query } from './http.js';
@@ -263,12 +264,9 @@ onSubmit(
   editForm,
   async () => {
     errors.clear();
-    const url = editForm.elements.url.value.trim();
-    if (!url) return errors.show('url', 'Enter the URL the webhooks go to.');
-    const events = picker.get();
-    if (events.length === 0)
-      return errors.show('enabled_events', 'Choose at least one event type, or all (*).');
-    const description = editForm.elements.description.value.trim();
+    const fields = readEndpointForm(editForm, picker, errors);
+    if (!fields) return;
+    const { url, events, description } = fields;
     const endpoint = await api('PATCH', '/webhook_endpoints/' + shown.endpoint.id, {
       url,
       enabled_events: events,

@@ -2,6 +2,7 @@
 import { onSubmit } from './busy.js';
 import { $, h, longValue, modeBadge, openableRow, openButton, statusBadge } from './dom.js';
 import { closeEndpoint, openEndpoint } from './endpoint-detail.js';
+import { readEndpointForm } from './endpoint-form.js';
 import { eventsPicker } from './events-picker.js';
 import { FieldErrors, notify } from './feedback.js';
 import { api, dashboard, query } from './http.js';
@@ -72,12 +73,9 @@ onSubmit(
   form,
   async () => {
     errors.clear();
-    const url = form.elements.url.value.trim();
-    if (!url) return errors.show('url', 'Enter the URL the webhooks go to.');
-    const events = picker.get();
-    if (events.length === 0)
-      return errors.show('enabled_events', 'Choose at least one event type, or all (*).');
-    const description = form.elements.description.value.trim();
+    const fields = readEndpointForm(form, picker, errors);
+    if (!fields) return;
+    const { url, events, description } = fields;
     const endpoint = await api('POST', '/webhook_endpoints', {
       url,
       enabled_events: events,
